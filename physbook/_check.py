@@ -1,0 +1,88 @@
+"""Argument checks shared by the public API.
+
+Each check converts its input to the type the engine uses and raises ``ValueError`` or
+``TypeError`` with a message that names the argument and the rule it broke, so bad input
+never turns into a silent NaN later.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+
+def finite_scalar(value, name: str) -> float:
+    """Return ``value`` as a float; it must be a real, finite number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        if isinstance(value, np.ndarray) and value.shape == ():
+            value = value.item()
+        else:
+            raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
+def positive_scalar(value, name: str) -> float:
+    """Return ``value`` as a float; it must be finite and strictly positive."""
+    value = finite_scalar(value, name)
+    if value <= 0.0:
+        raise ValueError(f"{name} must be positive, got {value}")
+    return value
+
+
+def non_negative_scalar(value, name: str) -> float:
+    """Return ``value`` as a float; it must be finite and not negative."""
+    value = finite_scalar(value, name)
+    if value < 0.0:
+        raise ValueError(f"{name} must be non-negative, got {value}")
+    return value
+
+
+def positive_int(value, name: str, minimum: int = 1) -> int:
+    """Return ``value`` as an int; it must be an integer no smaller than ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def finite_array(value, name: str) -> np.ndarray:
+    """Return ``value`` as a float64 array with every entry finite."""
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be numeric array-like: {error}") from None
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    return array
+
+
+def vector(value, name: str) -> np.ndarray:
+    """Return a finite 2D vector: shape (2,)."""
+    array = finite_array(value, name)
+    if array.shape != (2,):
+        raise ValueError(f"{name} must be a 2D vector of shape (2,), got shape {array.shape}")
+    return array
+
+
+def points(value, name: str) -> np.ndarray:
+    """Return finite 2D points: shape (2,) for one point or (N, 2) for a batch."""
+    array = finite_array(value, name)
+    if array.ndim not in (1, 2) or array.shape[-1] != 2:
+        raise ValueError(f"{name} must have shape (2,) or (N, 2), got shape {array.shape}")
+    return array
+
+
+def choice(value, name: str, options) -> str:
+    """Return ``value`` if it is one of ``options`` (strings)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, one of {sorted(options)}")
+    if value not in options:
+        raise ValueError(f"{name} must be one of {sorted(options)}, got {value!r}")
+    return value

@@ -1,0 +1,356 @@
+"""Chapter 4: shapes, their bounding boxes, mass properties and support points.
+
+Shapes are given in body coordinates (metres). A polygon is convex, counter-clockwise, and
+carries its outward unit edge normals: normal ``i`` belongs to the edge from vertex ``i`` to
+vertex ``i + 1``. Shapes are immutable, so a body can share one shape object many times.
+
+:class:`ShapeTable` packs many shapes into flat arrays (structure of arrays), the form the
+compiled narrow phase reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from physbook import _check
+from physbook.vec import Transform
+
+#: Points closer than this fraction of a polygon's size count as the same point, and a
+#: vertex closer than this fraction to the line through its neighbours counts as collinear.
+#: Relative, so that millimetre and kilometre polygons are judged alike.
+WELD_TOLERANCE = 1e-9
+
+#: ``ShapeTable.kind`` codes.
+CIRCLE = 0
+POLYGON = 1
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array = np.ascontiguousarray(array, dtype=np.float64)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True)
+class MassData:
+    """Mass (kg), rotational inertia about the centroid (kg·m²) and centroid (m, local)."""
+
+    mass: float
+    inertia: float
+    centroid: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class AABB:
+    """An axis-aligned bounding box from ``lower`` to ``upper`` corner (m)."""
+
+    lower: np.ndarray
+    upper: np.ndarray
+
+    def __init__(self, lower, upper):
+        lower = _check.vector(lower, "lower")
+        upper = _check.vector(upper, "upper")
+        if np.any(lower > upper):
+            raise ValueError(f"lower must not exceed upper on either axis: {lower} > {upper}")
+        object.__setattr__(self, "lower", _frozen(lower))
+        object.__setattr__(self, "upper", _frozen(upper))
+
+    @property
+    def center(self) -> np.ndarray:
+        return 0.5 * (self.lower + self.upper)
+
+    @property
+    def extents(self) -> np.ndarray:
+        """Half width and half height."""
+        return 0.5 * (self.upper - self.lower)
+
+    @property
+    def perimeter(self) -> float:
+        width, height = self.upper - self.lower
+        return float(2.0 * (width + height))
+
+    def overlaps(self, other: AABB) -> bool:
+        """True when the boxes share at least a point (touching counts)."""
+        return bool(np.all(self.lower <= other.upper) and np.all(other.lower <= self.upper))
+
+    def contains(self, other: AABB) -> bool:
+        """True when ``other`` lies entirely inside this box (boundaries included)."""
+        return bool(np.all(self.lower <= other.lower) and np.all(other.upper <= self.upper))
+
+    def contains_point(self, point) -> bool:
+        point = _check.vector(point, "point")
+        return bool(np.all(self.lower <= point) and np.all(point <= self.upper))
+
+    def union(self, other: AABB) -> AABB:
+        """The smallest box holding both."""
+        return AABB(np.minimum(self.lower, other.lower), np.maximum(self.upper, other.upper))
+
+    def __repr__(self) -> str:
+        return f"AABB(lower={self.lower.tolist()}, upper={self.upper.tolist()})"
+
+
+def _direction(direction) -> np.ndarray:
+    direction = _check.vector(direction, "direction")
+    if not np.any(direction):
+        raise ValueError("direction must be a non-zero vector")
+    return direction
+
+
+class Circle:
+    """A circle of ``radius`` (m) centred at ``center`` in body coordinates."""
+
+    __slots__ = ("radius", "center")
+
+    def __init__(self, radius: float, center=(0.0, 0.0)):
+        self.radius = _check.positive_scalar(radius, "radius")
+        self.center = _frozen(_check.vector(center, "center"))
+
+    def area(self) -> float:
+        return float(np.pi * self.radius**2)
+
+    def mass_properties(self, density: float) -> MassData:
+        """m = ρπr², I = m·r²/2 about the centre."""
+        density = _check.positive_scalar(density, "density")
+        mass = density * self.area()
+        return MassData(mass, 0.5 * mass * self.radius**2, self.center.copy())
+
+    def aabb(self, transform: Transform | None = None) -> AABB:
+        center = self.center if transform is None else transform.to_world(self.center)
+        return AABB(center - self.radius, center + self.radius)
+
+    def support(self, direction) -> np.ndarray:
+        """The farthest point in ``direction``: c + r·d/|d| (local frame)."""
+        direction = _direction(direction)
+        return self.center + self.radius * direction / np.hypot(*direction)
+
+    def __repr__(self) -> str:
+        return f"Circle(radius={self.radius:g}, center={self.center.tolist()})"
+
+
+def _segments_cross(p1, p2, q1, q2) -> bool:
+    """True when segments p1p2 and q1q2 properly cross or touch."""
+
+    def orient(a, b, c):
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
+    d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
+    return (d1 * d2 <= 0.0) and (d3 * d4 <= 0.0)
+
+
+class Polygon:
+    """A convex polygon in body coordinates.
+
+    ``vertices`` is an (n, 2) array, counter-clockwise, n ≥ 3; ``normals[i]`` is the outward
+    unit normal of the edge from vertex i to vertex i + 1. Clockwise input is reordered and
+    collinear middle points are dropped. Input that is non-convex, self-intersecting, of zero
+    area, with duplicate points, or not finite raises ``ValueError`` naming the rule.
+    """
+
+    __slots__ = ("vertices", "normals", "radius")
+
+    def __init__(self, vertices):
+        points = _check.finite_array(vertices, "vertices")
+        if points.ndim != 2 or points.shape[1] != 2:
+            raise ValueError(f"vertices must have shape (n, 2), got {points.shape}")
+        count = len(points)
+        if count < 3:
+            raise ValueError(f"vertices must hold at least 3 points, got {count}")
+        size = float(np.max(np.ptp(points, axis=0)))
+        weld = WELD_TOLERANCE * max(size, np.finfo(float).tiny)
+
+        gaps = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+        i, j = np.nonzero(np.triu(gaps <= weld, k=1))
+        if len(i):
+            raise ValueError(f"vertices must be distinct: points {i[0]} and {j[0]} coincide")
+
+        for a in range(count):
+            for b in range(a + 2, count):
+                if a == 0 and b == count - 1:
+                    continue  # neighbours through the closing edge
+                if _segments_cross(points[a], points[(a + 1) % count], points[b],
+                                   points[(b + 1) % count]):
+                    raise ValueError(
+                        f"vertices must not self-intersect: edge {a} crosses edge {b}"
+                    )
+
+        nxt = np.roll(points, -1, axis=0)
+        twice_area = float(np.sum(points[:, 0] * nxt[:, 1] - nxt[:, 0] * points[:, 1]))
+        if abs(twice_area) <= weld * size:
+            raise ValueError("vertices must enclose a non-zero area")
+        if twice_area < 0.0:
+            # Clockwise input: reverse the order, keeping vertex 0 first.
+            points = np.roll(points[::-1], 1, axis=0)
+
+        points = self._drop_collinear(points, weld)
+        if len(points) < 3:
+            raise ValueError("vertices must enclose a non-zero area (all points collinear)")
+        edges = np.roll(points, -1, axis=0) - points
+        turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(
+            edges, -1, axis=0
+        )[:, 0]
+        if np.any(turns < 0.0):
+            bad = int(np.argmin(turns))
+            raise ValueError(f"vertices must form a convex polygon: it turns inward at {bad + 1}")
+
+        lengths = np.hypot(edges[:, 0], edges[:, 1])
+        self.vertices = _frozen(points)
+        self.normals = _frozen(np.column_stack([edges[:, 1], -edges[:, 0]]) / lengths[:, None])
+        self.radius = 0.0
+
+    @staticmethod
+    def _drop_collinear(points: np.ndarray, weld: float) -> np.ndarray:
+        """Remove vertices whose distance to the line through their neighbours ≤ ``weld``."""
+        points = list(points)
+        removed = True
+        while removed and len(points) >= 3:
+            removed = False
+            for i in range(len(points)):
+                prev, here, nxt = points[i - 1], points[i], points[(i + 1) % len(points)]
+                chord = nxt - prev
+                chord_length = np.hypot(*chord)
+                offset = abs(chord[0] * (here[1] - prev[1]) - chord[1] * (here[0] - prev[0]))
+                if offset <= weld * chord_length:
+                    del points[i]
+                    removed = True
+                    break
+        return np.array(points)
+
+    @classmethod
+    def box(cls, half_width: float, half_height: float, center=(0.0, 0.0),
+            angle: float = 0.0) -> Polygon:
+        """A rectangle of half extents (m), centred at ``center`` and turned by ``angle``."""
+        half_width = _check.positive_scalar(half_width, "half_width")
+        half_height = _check.positive_scalar(half_height, "half_height")
+        corners = np.array(
+            [[-half_width, -half_height], [half_width, -half_height],
+             [half_width, half_height], [-half_width, half_height]]
+        )
+        return cls(Transform(center, angle).to_world(corners))
+
+    @classmethod
+    def regular(cls, n: int, radius: float) -> Polygon:
+        """A regular n-gon of circumradius ``radius``; vertex 0 at (radius, 0), then CCW."""
+        n = _check.positive_int(n, "n", minimum=3)
+        radius = _check.positive_scalar(radius, "radius")
+        angles = 2.0 * np.pi * np.arange(n) / n
+        return cls(radius * np.column_stack([np.cos(angles), np.sin(angles)]))
+
+    def area(self) -> float:
+        x, y = self.vertices[:, 0], self.vertices[:, 1]
+        return float(0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+    def mass_properties(self, density: float) -> MassData:
+        """Mass, inertia about the centroid and centroid, by a fan of triangles.
+
+        The fan is rooted at vertex 0 (not the origin) so that a polygon far from its
+        body origin keeps its precision. For a triangle (0, e1, e2) with D = e1 × e2 the area
+        is D/2 and the second moment about vertex 0 is D/12 · (e1x² + e1x·e2x + e2x² +
+        e1y² + e1y·e2y + e2y²); the parallel axis theorem moves it to the centroid.
+        """
+        density = _check.positive_scalar(density, "density")
+        root = self.vertices[0]
+        e1 = self.vertices[1:-1] - root
+        e2 = self.vertices[2:] - root
+        d = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+        area = 0.5 * np.sum(d)
+        centroid_from_root = np.sum((0.5 * d / 3.0)[:, None] * (e1 + e2), axis=0) / area
+        second_moment = np.sum(
+            d / 12.0
+            * (e1[:, 0] ** 2 + e1[:, 0] * e2[:, 0] + e2[:, 0] ** 2
+               + e1[:, 1] ** 2 + e1[:, 1] * e2[:, 1] + e2[:, 1] ** 2)
+        )
+        mass = density * area
+        inertia = density * second_moment - mass * float(centroid_from_root @ centroid_from_root)
+        return MassData(float(mass), float(inertia), root + centroid_from_root)
+
+    def aabb(self, transform: Transform | None = None) -> AABB:
+        points = self.vertices if transform is None else transform.to_world(self.vertices)
+        return AABB(points.min(axis=0), points.max(axis=0))
+
+    def support(self, direction) -> np.ndarray:
+        """The vertex farthest in ``direction`` (local frame); the lowest index on ties."""
+        direction = _direction(direction)
+        return self.vertices[int(np.argmax(self.vertices @ direction))].copy()
+
+    def __repr__(self) -> str:
+        return f"Polygon({np.round(self.vertices, 6).tolist()})"
+
+
+Shape = Circle | Polygon
+
+
+class ShapeTable:
+    """Many shapes packed into flat arrays for compiled loops (structure of arrays).
+
+    Row ``s`` describes shape ``s``: ``kind[s]`` (:data:`CIRCLE` or :data:`POLYGON`),
+    ``body[s]`` (the owning body's row), ``radius[s]`` (circle radius, 0 for polygons), and
+    ``vertex_count[s]`` rows of ``vertices``/``normals`` starting at ``vertex_start[s]``, in
+    body coordinates. A circle stores its centre as its one vertex (normal unused, zero).
+    The arrays returned by the properties are views of the rows in use.
+    """
+
+    def __init__(self, capacity: int = 16):
+        self.count = 0
+        self.vertex_total = 0
+        self.shapes: list[Shape] = []
+        self._kind = np.zeros(capacity, np.int64)
+        self._body = np.zeros(capacity, np.int64)
+        self._radius = np.zeros(capacity)
+        self._vertex_start = np.zeros(capacity, np.int64)
+        self._vertex_count = np.zeros(capacity, np.int64)
+        self._vertices = np.zeros((4 * capacity, 2))
+        self._normals = np.zeros((4 * capacity, 2))
+
+    kind = property(lambda self: self._kind[: self.count])
+    body = property(lambda self: self._body[: self.count])
+    radius = property(lambda self: self._radius[: self.count])
+    vertex_start = property(lambda self: self._vertex_start[: self.count])
+    vertex_count = property(lambda self: self._vertex_count[: self.count])
+    vertices = property(lambda self: self._vertices[: self.vertex_total])
+    normals = property(lambda self: self._normals[: self.vertex_total])
+
+    @staticmethod
+    def _grown(array: np.ndarray, needed: int) -> np.ndarray:
+        if needed <= len(array):
+            return array
+        capacity = len(array)
+        while capacity < needed:
+            capacity *= 2  # doubling keeps appends amortised O(1)
+        grown = np.zeros((capacity,) + array.shape[1:], array.dtype)
+        grown[: len(array)] = array
+        return grown
+
+    def append(self, shape: Shape, body: int) -> int:
+        """Add ``shape`` owned by body row ``body``; return the new shape's row."""
+        if isinstance(shape, Circle):
+            kind, radius = CIRCLE, shape.radius
+            vertices, normals = shape.center[None, :], np.zeros((1, 2))
+        elif isinstance(shape, Polygon):
+            kind, radius = POLYGON, 0.0
+            vertices, normals = shape.vertices, shape.normals
+        else:
+            raise TypeError(f"shape must be a Circle or a Polygon, got {type(shape).__name__}")
+        row, start = self.count, self.vertex_total
+        for name in ("_kind", "_body", "_radius", "_vertex_start", "_vertex_count"):
+            setattr(self, name, self._grown(getattr(self, name), row + 1))
+        self._vertices = self._grown(self._vertices, start + len(vertices))
+        self._normals = self._grown(self._normals, start + len(vertices))
+        self._kind[row], self._body[row], self._radius[row] = kind, body, radius
+        self._vertex_start[row], self._vertex_count[row] = start, len(vertices)
+        self._vertices[start : start + len(vertices)] = vertices
+        self._normals[start : start + len(vertices)] = normals
+        self.shapes.append(shape)
+        self.count += 1
+        self.vertex_total += len(vertices)
+        return row
+
+    def rebuild(self, keep, body_map) -> None:
+        """Keep the shapes where ``keep[s]`` is true, renumbering bodies through ``body_map``."""
+        kept = [(shape, int(body_map[body])) for shape, body, k in
+                zip(self.shapes, self.body.tolist(), keep, strict=True) if k]
+        self.__init__(max(16, len(kept)))
+        for shape, body in kept:
+            self.append(shape, body)

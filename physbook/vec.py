@@ -1,0 +1,219 @@
+"""Chapter 1: 2D vectors, rotations, transforms, lines and halfspaces.
+
+Every function accepts one vector, shape (2,), or a batch, shape (N, 2), and returns the
+matching shape: a scalar or (N,) for scalar results, (2,) or (N, 2) for vector results.
+Angles are in radians, counter-clockwise positive; y points up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from physbook import _check
+
+#: Below this length a vector is treated as zero by :func:`normalize` (metres).
+ZERO_LENGTH = 1e-12
+
+
+def dot(a, b) -> np.ndarray | float:
+    """Dot product a·b = ax·bx + ay·by."""
+    a = _check.points(a, "a")
+    b = _check.points(b, "b")
+    return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
+
+
+def cross(a, b) -> np.ndarray | float:
+    """2D cross product of two vectors, a scalar: a × b = ax·by − ay·bx.
+
+    It is the z component of the 3D cross product of (ax, ay, 0) and (bx, by, 0): positive
+    when b lies counter-clockwise of a, and |a × b| is the area of their parallelogram.
+    """
+    a = _check.points(a, "a")
+    b = _check.points(b, "b")
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def cross_scalar_vector(s, v) -> np.ndarray:
+    """Cross product of a scalar (a z-axis vector) with a vector: s × v = (−s·vy, s·vx).
+
+    This is how an angular velocity ω turns an arm r into the velocity ω × r of a point.
+    ``s`` is a scalar, or an (N,) array for an (N, 2) batch of ``v``.
+    """
+    v = _check.points(v, "v")
+    s = _check.finite_array(s, "s")
+    return np.stack([-s * v[..., 1], s * v[..., 0]], axis=-1)
+
+
+def cross_vector_scalar(v, s) -> np.ndarray:
+    """Cross product of a vector with a scalar (a z-axis vector): v × s = (s·vy, −s·vx)."""
+    v = _check.points(v, "v")
+    s = _check.finite_array(s, "s")
+    return np.stack([s * v[..., 1], -s * v[..., 0]], axis=-1)
+
+
+def perp(v) -> np.ndarray:
+    """The vector turned 90° counter-clockwise: perp(x, y) = (−y, x)."""
+    v = _check.points(v, "v")
+    return np.stack([-v[..., 1], v[..., 0]], axis=-1)
+
+
+def length(v) -> np.ndarray | float:
+    """Euclidean length |v|, computed with ``hypot`` so that it does not overflow."""
+    v = _check.points(v, "v")
+    return np.hypot(v[..., 0], v[..., 1])
+
+
+def normalize(v, fallback=None) -> np.ndarray:
+    """Unit vector v / |v|.
+
+    A zero vector has no direction. By default it raises ``ValueError``; pass ``fallback``
+    (a (2,) vector) to get that vector instead for every row shorter than
+    :data:`ZERO_LENGTH`. This makes the caller decide, as every engine must, what direction
+    coincident points get.
+    """
+    v = _check.points(v, "v")
+    size = np.hypot(v[..., 0], v[..., 1])
+    short = size < ZERO_LENGTH
+    if np.any(short):
+        if fallback is None:
+            raise ValueError("v must have non-zero length to be normalized (or pass fallback=)")
+        fallback = _check.vector(fallback, "fallback")
+    safe = np.where(short, 1.0, size)
+    unit = v / safe[..., None]
+    if np.any(short):
+        unit = np.where(short[..., None], fallback, unit)
+    return unit
+
+
+def rotation_matrix(angle) -> np.ndarray:
+    """The 2×2 matrix [[cos, −sin], [sin, cos]] that turns vectors by ``angle`` radians."""
+    angle = _check.finite_scalar(angle, "angle")
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([[c, -s], [s, c]])
+
+
+def rotate(v, angle) -> np.ndarray:
+    """Turn vectors counter-clockwise by ``angle`` radians: (c·x − s·y, s·x + c·y)."""
+    v = _check.points(v, "v")
+    return v @ rotation_matrix(angle).T
+
+
+@dataclass(frozen=True, eq=False)
+class Transform:
+    """A rigid pose: rotate by ``angle`` (rad) about the origin, then move by ``position`` (m).
+
+    ``to_world(p) = R·p + position`` maps body-local points to world space and
+    ``to_local`` is its inverse, ``Rᵀ·(p − position)``.
+    """
+
+    position: np.ndarray
+    angle: float
+
+    def __init__(self, position=(0.0, 0.0), angle: float = 0.0):
+        position = _check.vector(position, "position")
+        position.setflags(write=False)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "angle", _check.finite_scalar(angle, "angle"))
+        object.__setattr__(self, "rotation", rotation_matrix(self.angle))
+
+    def to_world(self, points) -> np.ndarray:
+        """Map local points, (2,) or (N, 2), to world space."""
+        points = _check.points(points, "points")
+        return points @ self.rotation.T + self.position
+
+    def to_local(self, points) -> np.ndarray:
+        """Map world points, (2,) or (N, 2), to this frame."""
+        points = _check.points(points, "points")
+        return (points - self.position) @ self.rotation
+
+    def rotate_to_world(self, vectors) -> np.ndarray:
+        """Turn local directions into world directions (no translation)."""
+        return _check.points(vectors, "vectors") @ self.rotation.T
+
+    def rotate_to_local(self, vectors) -> np.ndarray:
+        """Turn world directions into local directions (no translation)."""
+        return _check.points(vectors, "vectors") @ self.rotation
+
+    def inverse(self) -> Transform:
+        """The transform whose ``to_world`` is this one's ``to_local``."""
+        return Transform(-(self.position @ self.rotation), -self.angle)
+
+    def __matmul__(self, other: Transform) -> Transform:
+        """Compose: ``(a @ b).to_world(p) == a.to_world(b.to_world(p))``."""
+        if not isinstance(other, Transform):
+            return NotImplemented
+        return Transform(self.to_world(other.position), self.angle + other.angle)
+
+    def __repr__(self) -> str:
+        x, y = self.position
+        return f"Transform(position=({x:g}, {y:g}), angle={self.angle:g})"
+
+
+@dataclass(frozen=True, eq=False)
+class Line:
+    """The line n·p = offset, with ``normal`` n a unit vector.
+
+    The line splits the plane in two halfspaces: n·p − offset > 0 is the front side (where
+    the normal points), < 0 the back. For a counter-clockwise polygon the line through the
+    edge from vertex i to i+1, made by :meth:`through`, has its normal pointing outward.
+    """
+
+    normal: np.ndarray
+    offset: float
+
+    def __init__(self, normal, offset: float):
+        normal = _check.vector(normal, "normal")
+        size = float(np.hypot(*normal))
+        if size < ZERO_LENGTH:
+            raise ValueError("normal must be a non-zero vector")
+        normal = normal / size
+        normal.setflags(write=False)
+        object.__setattr__(self, "normal", normal)
+        object.__setattr__(self, "offset", _check.finite_scalar(offset, "offset") / size)
+
+    @classmethod
+    def through(cls, a, b) -> Line:
+        """The line through a and b, its normal on the right of a→b: n = (dy, −dx)/|d|."""
+        a = _check.vector(a, "a")
+        b = _check.vector(b, "b")
+        d = b - a
+        if np.hypot(*d) < ZERO_LENGTH:
+            raise ValueError("a and b must be distinct points to define a line")
+        normal = np.array([d[1], -d[0]]) / np.hypot(*d)
+        return cls(normal, float(normal @ a))
+
+    def signed_distance(self, points) -> np.ndarray | float:
+        """Signed distance n·p − offset: positive in front, negative behind (m)."""
+        points = _check.points(points, "points")
+        return points @ self.normal - self.offset
+
+    def side(self, points, tolerance: float = 0.0) -> np.ndarray | int:
+        """+1 in front, −1 behind, 0 within ``tolerance`` of the line."""
+        tolerance = _check.non_negative_scalar(tolerance, "tolerance")
+        distance = np.asarray(self.signed_distance(points))
+        result = np.where(distance > tolerance, 1, np.where(distance < -tolerance, -1, 0))
+        return int(result) if result.ndim == 0 else result
+
+    def project(self, points) -> np.ndarray:
+        """The closest points on the line: p − (n·p − offset)·n."""
+        points = _check.points(points, "points")
+        return points - np.multiply.outer(self.signed_distance(points), self.normal)
+
+
+def closest_point_on_segment(points, a, b) -> np.ndarray:
+    """The point of segment ab closest to each point.
+
+    With d = b − a, the parameter t = (p − a)·d / (d·d) is clamped to [0, 1] and the closest
+    point is a + t·d. A zero-length segment returns a.
+    """
+    points = _check.points(points, "points")
+    a = _check.vector(a, "a")
+    b = _check.vector(b, "b")
+    d = b - a
+    dd = float(d @ d)
+    if dd == 0.0:
+        return np.broadcast_to(a, points.shape).copy()
+    t = np.clip((points - a) @ d / dd, 0.0, 1.0)
+    return a + np.multiply.outer(t, d)

@@ -1,0 +1,228 @@
+"""Notebook plumbing: set-up, showing library source, animations and widgets.
+
+Only ``physbook.viz`` imports matplotlib and ipywidgets; the engine never does.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from importlib import metadata
+
+import matplotlib
+
+#: Oldest versions the book is tested with; older ones get an actionable message.
+MINIMUM_VERSIONS = {
+    "numpy": "1.24",
+    "matplotlib": "3.7",
+    "ipywidgets": "8.0",
+    "numba": "0.58",
+}
+
+#: Animations keep at most this many frames, so a notebook stays small and fast to save.
+FRAME_BUDGET = 120
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    parts = []
+    for piece in text.split(".")[:3]:
+        digits = "".join(itertools.takewhile(str.isdigit, piece))
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+def version_problems() -> list[str]:
+    """One line per dependency that is missing or older than :data:`MINIMUM_VERSIONS`."""
+    problems = []
+    for package, minimum in MINIMUM_VERSIONS.items():
+        try:
+            found = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            problems.append(f"{package} is not installed (need >= {minimum})")
+            continue
+        if _version_tuple(found) < _version_tuple(minimum):
+            problems.append(f"{package} {found} is older than the {minimum} the book needs")
+    return problems
+
+
+def setup_notebook() -> None:
+    """Style matplotlib for the book and check the installed versions.
+
+    Call it once, in the first code cell of a chapter. If a dependency is missing or too
+    old it prints what to run to fix it (the book still tries to run).
+    """
+    matplotlib.rcParams.update(
+        {
+            "figure.figsize": (6.4, 4.0),
+            "figure.dpi": 90,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "animation.embed_limit": 40.0,  # MB; our budgeted animations stay far below
+        }
+    )
+    problems = version_problems()
+    if problems:
+        print("physbook: the environment does not match what the book needs:")
+        for line in problems:
+            print("  -", line)
+        print('Fix: from the repository root run  pip install -e ".[book]"  and restart.')
+
+
+def show_source(obj) -> object:
+    """Display the source code of a library object (function, class or method), highlighted.
+
+    The chapters use it to show the very code that runs, instead of a copy. Compiled
+    functions are unwrapped to the Python source numba compiled.
+    """
+    from IPython.display import HTML
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    target = getattr(obj, "py_func", obj)  # numba dispatchers keep the Python function here
+    source = inspect.getsource(target)
+    module = inspect.getmodule(target)
+    where = f"{module.__name__}" if module else ""
+    formatter = HtmlFormatter(noclasses=True, style="friendly")
+    body = highlight(source, PythonLexer(), formatter)
+    return HTML(f"<div style='font-size:85%'><b>{where}.{target.__qualname__}</b>{body}</div>")
+
+
+def _pick_frames(count: int, budget: int) -> list[int]:
+    """Indices of at most ``budget`` frames spread evenly over ``count``, last included."""
+    if count <= budget:
+        return list(range(count))
+    step = (count - 1) / (budget - 1)
+    return sorted({round(i * step) for i in range(budget)})
+
+
+def animate(
+    frames: Sequence,
+    draw: Callable,
+    *,
+    fps: float = 30.0,
+    max_frames: int = FRAME_BUDGET,
+    figsize: tuple[float, float] = (5.0, 4.0),
+    setup: Callable | None = None,
+):
+    """Play a recorded simulation as an HTML/JavaScript player.
+
+    Parameters
+    ----------
+    frames
+        The recording, one item per frame (any objects ``draw`` understands).
+    draw
+        ``draw(ax, frame)`` draws one frame on a freshly cleared axis.
+    fps
+        Playback frames per second of the kept frames.
+    max_frames
+        The frame budget: longer recordings are subsampled evenly to this many frames.
+    setup
+        Optional ``setup(ax)`` called after each clear (limits, aspect, labels).
+
+    Returns
+    -------
+    IPython.display.HTML
+        A player made with ``FuncAnimation.to_jshtml``: it works in JupyterLab and in a
+        static HTML export with no ffmpeg. The figure is closed so it is not drawn twice.
+    """
+    import matplotlib.pyplot as plt
+    from IPython.display import HTML
+    from matplotlib.animation import FuncAnimation
+
+    if len(frames) == 0:
+        raise ValueError("frames must hold at least one frame")
+    if max_frames < 2:
+        raise ValueError(f"max_frames must be at least 2, got {max_frames}")
+    kept = _pick_frames(len(frames), max_frames)
+    fig, ax = plt.subplots(figsize=figsize)
+
+    def update(index):
+        ax.clear()
+        if setup is not None:
+            setup(ax)
+        draw(ax, frames[kept[index]])
+        return ()
+
+    animation = FuncAnimation(fig, update, frames=len(kept), interval=1000.0 / fps, blit=False)
+    html = animation.to_jshtml(default_mode="once")
+    plt.close(fig)
+    return HTML(html)
+
+
+def interact(function: Callable, **sliders):
+    """``ipywidgets.interact`` with ``continuous_update=False`` on every slider.
+
+    ``sliders`` maps argument names to widgets or to ``(min, max, step)`` tuples / lists of
+    options, as ``ipywidgets.interact`` accepts. ``function`` should be a pure function of
+    the slider values that draws a figure; call :func:`check_widget` on it over the slider
+    ranges so that its errors are not swallowed.
+    """
+    import ipywidgets
+
+    widgets = {}
+    for name, spec in sliders.items():
+        widget = ipywidgets.interactive.widget_from_abbrev(spec)
+        if hasattr(widget, "continuous_update"):
+            widget.continuous_update = False
+        widget.description = name
+        widgets[name] = widget
+    return ipywidgets.interact(function, **widgets)
+
+
+def _slider_values(spec) -> list:
+    if isinstance(spec, tuple) and len(spec) in (2, 3) and all(
+        isinstance(x, (int, float)) for x in spec
+    ):
+        low, high = spec[0], spec[1]
+        if all(isinstance(x, int) for x in spec):
+            step = spec[2] if len(spec) == 3 else 1
+            values = list(range(low, high + 1, step))
+            return sorted({values[0], values[len(values) // 2], values[-1]})
+        return [low, (low + high) / 2, high]
+    if isinstance(spec, dict):
+        return list(spec.values())
+    if isinstance(spec, Iterable) and not isinstance(spec, str):
+        return list(spec)
+    return [spec]
+
+
+def check_widget(function: Callable, **sliders) -> list:
+    """Call a widget's function over its slider ranges, headless, and return the results.
+
+    Each ``(min, max[, step])`` range is sampled at its ends and middle, each list of
+    options in full, and every combination is run. Figures are closed after each call.
+    Errors propagate (``interact`` would swallow them), and a result holding NaN raises.
+    """
+    import matplotlib.pyplot as plt
+
+    names = list(sliders)
+    grids = [_slider_values(sliders[name]) for name in names]
+    results = []
+    for combination in itertools.product(*grids):
+        kwargs = dict(zip(names, combination, strict=True))
+        result = function(**kwargs)
+        plt.close("all")
+        for value in _flatten_numbers(result):
+            if not math.isfinite(value):
+                raise ValueError(f"widget function returned a non-finite number for {kwargs}")
+        results.append(result)
+    return results
+
+
+def _flatten_numbers(result) -> Iterable[float]:
+    import numpy as np
+
+    if result is None:
+        return []
+    if isinstance(result, dict):
+        result = list(result.values())
+    try:
+        array = np.asarray(result, dtype=float)
+    except (TypeError, ValueError):
+        return []
+    return array.ravel().tolist()

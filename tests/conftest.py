@@ -1,0 +1,16 @@
+"""Shared test set-up: a headless matplotlib and hypothesis settings."""
+
+import os
+
+import matplotlib
+from hypothesis import HealthCheck, settings
+
+matplotlib.use("Agg")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+# The first call of a compiled function includes numba's compile time, so hypothesis'
+# per-example deadline would fire on it; the suite budgets time per file instead.
+settings.register_profile(
+    "physbook", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("physbook")

@@ -1,0 +1,145 @@
+"""Hygiene of the book: stored notebooks, the README's chapter table, the dependency lists."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import physbook
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the pyproject checks skip
+    tomllib = None
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+NOTEBOOKS = sorted(BOOK.glob("*.ipynb"))
+NOTEBOOK_IDS = [path.name for path in NOTEBOOKS]
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def code_cells(path: Path) -> list[dict]:
+    return [cell for cell in load(path)["cells"] if cell["cell_type"] == "code"]
+
+
+def source(cell: dict) -> str:
+    text = cell["source"]
+    return text if isinstance(text, str) else "".join(text)
+
+
+def test_book_has_chapters():
+    assert NOTEBOOKS, "book/ holds no notebooks"
+    for path in NOTEBOOKS:
+        assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", path.name), path.name
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_notebook_is_stripped(path):
+    for cell in code_cells(path):
+        assert cell.get("outputs", []) == [], f"{path.name}: a code cell has outputs"
+        assert cell.get("execution_count") is None, f"{path.name}: a cell has an execution count"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_notebook_starts_with_setup(path):
+    first = source(code_cells(path)[0])
+    assert "import physbook as pb" in first and "pb.viz.setup_notebook()" in first
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_notebook_has_no_path_hacks_or_installs(path):
+    for cell in code_cells(path):
+        text = source(cell)
+        assert "sys.path" not in text, f"{path.name}: sys.path hack"
+        assert not re.search(r"^\s*[!%]\s*pip\b", text, re.M), f"{path.name}: pip in a cell"
+
+
+def _public_functions() -> set[str]:
+    names = set()
+    for module_name in ("physbook",):
+        module = __import__(module_name)
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                names.add(name)
+    return names
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_notebook_does_not_copy_library_code(path):
+    """A chapter derives with small inline code, but never redefines a library name."""
+    public = _public_functions()
+    for cell in code_cells(path):
+        try:
+            tree = ast.parse(source(cell))
+        except SyntaxError:
+            continue  # cell magics; nbval runs them
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                assert node.name not in public, (
+                    f"{path.name} defines {node.name}, a physbook name: show it with "
+                    "pb.viz.show_source instead of copying it"
+                )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_chapter_has_exercises_with_hidden_solutions(path):
+    if path.name.startswith("00_"):
+        return  # the preface has no exercises
+    solutions = [c for c in code_cells(path) if "solution" in c.get("metadata", {}).get("tags", [])]
+    assert solutions, f"{path.name}: no cell tagged 'solution'"
+    for cell in solutions:
+        assert cell["metadata"].get("jupyter", {}).get("source_hidden") is True, (
+            f"{path.name}: solution cells are collapsed by default (jupyter.source_hidden)"
+        )
+
+
+def test_every_notebook_is_in_the_readme_table():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith("|")]
+    for path in NOTEBOOKS:
+        assert any(path.name in row for row in rows), f"README's chapter table lacks {path.name}"
+    for name in re.findall(r"\b\d\d_[a-z0-9_]+\.ipynb", "\n".join(rows)):
+        assert (BOOK / name).exists(), f"README lists {name}, which is not in book/"
+
+
+def _requirement_names(requirements) -> dict[str, str]:
+    out = {}
+    for requirement in requirements:
+        match = re.match(r"\s*([A-Za-z0-9_.\-]+)\s*(.*)", requirement)
+        out[match.group(1).lower().replace("_", "-")] = match.group(2).replace(" ", "")
+    return out
+
+
+def test_environment_yml_matches_pyproject():
+    if tomllib is None:
+        pytest.skip("tomllib needs Python 3.11")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = _requirement_names(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        wanted.update(_requirement_names(extra))
+    lines = (ROOT / "environment.yml").read_text().splitlines()
+    start = lines.index("dependencies:") + 1
+    conda = [
+        line.strip()[2:] for line in lines[start:]
+        if line.startswith("  - ") and not line.strip().startswith("- pip")
+    ]
+    listed = _requirement_names(conda)
+    listed.pop("python", None)
+    assert listed == wanted
+
+
+def test_package_version_matches_pyproject():
+    if tomllib is None:
+        pytest.skip("tomllib needs Python 3.11")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert physbook.__version__ == project["version"]
