@@ -4,6 +4,38 @@
 imported on first use so that the engine itself runs headless without matplotlib.
 """
 
+from physbook.aabb_contacts import aabb_vs_aabb, aabb_vs_circle, circle_vs_aabb
+from physbook.gjk import (
+    DistanceResult,
+    EpaStep,
+    GjkStep,
+    PenetrationResult,
+    distance,
+    intersect,
+    minkowski_support,
+    penetration,
+    support,
+)
+from physbook.integrate import (
+    explicit_euler_step,
+    position_verlet_start,
+    position_verlet_step,
+    rk4_step,
+    simulate,
+    symplectic_euler_step,
+    velocity_verlet_step,
+)
+from physbook.manifold import ContactArrays, Manifold, collide, collide_pairs, feature_parts
+from physbook.materials import (
+    DEFAULT_MATERIAL,
+    MATERIALS,
+    Material,
+    mix_friction,
+    mix_restitution,
+)
+from physbook.sat import SatAxes, SatResult, make_feature, sat_axes, sat_query
+from physbook.shapes import AABB, Circle, MassData, Polygon, ShapeTable
+from physbook.timestep import FixedTimestep, interpolate, step_schedule
 from physbook.vec import (
     Line,
     Transform,
@@ -18,10 +50,72 @@ from physbook.vec import (
     rotate,
     rotation_matrix,
 )
+from physbook.verlet import (
+    VerletBody,
+    VerletContact,
+    VerletSnapshot,
+    VerletWorld,
+    verlet_demo_world,
+)
+from physbook.world import DYNAMIC, KINEMATIC, STATIC, Body, Frame, Recording, World
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "aabb_vs_aabb",
+    "aabb_vs_circle",
+    "circle_vs_aabb",
+    "DistanceResult",
+    "EpaStep",
+    "GjkStep",
+    "PenetrationResult",
+    "distance",
+    "intersect",
+    "minkowski_support",
+    "penetration",
+    "support",
+    "ContactArrays",
+    "Manifold",
+    "collide",
+    "collide_pairs",
+    "feature_parts",
+    "SatAxes",
+    "SatResult",
+    "make_feature",
+    "sat_axes",
+    "sat_query",
+    "VerletBody",
+    "VerletContact",
+    "VerletSnapshot",
+    "VerletWorld",
+    "verlet_demo_world",
+    "AABB",
+    "Circle",
+    "MassData",
+    "Polygon",
+    "ShapeTable",
+    "DEFAULT_MATERIAL",
+    "MATERIALS",
+    "Material",
+    "mix_friction",
+    "mix_restitution",
+    "DYNAMIC",
+    "KINEMATIC",
+    "STATIC",
+    "Body",
+    "Frame",
+    "Recording",
+    "World",
+    "explicit_euler_step",
+    "position_verlet_start",
+    "position_verlet_step",
+    "rk4_step",
+    "simulate",
+    "symplectic_euler_step",
+    "velocity_verlet_step",
+    "FixedTimestep",
+    "interpolate",
+    "step_schedule",
     "Line",
     "Transform",
     "closest_point_on_segment",

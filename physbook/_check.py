@@ -15,11 +15,10 @@ import numpy as np
 
 def finite_scalar(value, name: str) -> float:
     """Return ``value`` as a float; it must be a real, finite number."""
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value.item()  # a 0-d array: judge the number it holds
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        if isinstance(value, np.ndarray) and value.shape == ():
-            value = value.item()
-        else:
-            raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
     value = float(value)
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
@@ -53,9 +52,19 @@ def positive_int(value, name: str, minimum: int = 1) -> int:
 
 
 def finite_array(value, name: str) -> np.ndarray:
-    """Return ``value`` as a float64 array with every entry finite."""
+    """Return ``value`` as a new float64 array with every entry finite.
+
+    The result is always a copy, so a caller may keep it (or make it read-only) without
+    touching the array it was given. Only real numbers are accepted: ``None``, strings,
+    booleans and complex numbers raise ``TypeError`` instead of being converted.
+    """
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be numeric array-like, got {type(value).__name__}")
     try:
-        array = np.asarray(value, dtype=np.float64)
+        raw = np.asarray(value)
+        if raw.dtype.kind not in "iufO":  # ints, unsigned, floats, or objects to convert
+            raise TypeError(f"dtype {raw.dtype} does not hold real numbers")
+        array = np.array(raw, dtype=np.float64)
     except (TypeError, ValueError) as error:
         raise TypeError(f"{name} must be numeric array-like: {error}") from None
     if not np.all(np.isfinite(array)):

@@ -37,10 +37,17 @@ def njit(function: F) -> F:
     """Compile ``function`` with ``numba.njit(cache=True)``, or return it unchanged.
 
     Use as a bare decorator, ``@njit``. The compiled and the plain function take the same
-    arguments and return the same results.
+    arguments and return the same results. A function numba cannot cache, because its source
+    is in no file (``python -c``, an interactive ``python`` prompt, ``exec``), is compiled
+    without the on-disk cache instead of failing.
     """
     if not ENABLED:
         return function
     import numba
 
-    return numba.njit(cache=True)(function)
+    try:
+        return numba.njit(cache=True)(function)
+    except RuntimeError as error:
+        if "cannot cache" not in str(error):
+            raise
+        return numba.njit(function)

@@ -129,15 +129,33 @@ class Circle:
         return f"Circle(radius={self.radius:g}, center={self.center.tolist()})"
 
 
-def _segments_cross(p1, p2, q1, q2) -> bool:
-    """True when segments p1p2 and q1q2 properly cross or touch."""
+def _orientation(a, b, c) -> float:
+    """Twice the signed area of triangle abc: > 0 when c lies left of a→b."""
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 
-    def orient(a, b, c):
-        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 
-    d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
-    d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
-    return (d1 * d2 <= 0.0) and (d3 * d4 <= 0.0)
+def _near_segment(point, a, b, tolerance: float) -> bool:
+    """True when ``point`` lies within ``tolerance`` of segment ab."""
+    d = b - a
+    t = min(max(float((point - a) @ d) / float(d @ d), 0.0), 1.0)
+    gap = point - (a + t * d)
+    return bool(np.hypot(gap[0], gap[1]) <= tolerance)
+
+
+def _segments_touch(p1, p2, q1, q2, tolerance: float) -> bool:
+    """True when segments p1p2 and q1q2 cross or come within ``tolerance`` of each other.
+
+    Two segments cross properly when each one's end points lie strictly on opposite sides
+    of the other's line; otherwise they can only meet where an end point lies on the other
+    segment. Testing the second case by distance (not by a zero orientation) keeps
+    collinear but disjoint segments, such as two edges along one side of a box, apart.
+    """
+    d1, d2 = _orientation(q1, q2, p1), _orientation(q1, q2, p2)
+    d3, d4 = _orientation(p1, p2, q1), _orientation(p1, p2, q2)
+    if d1 * d2 < 0.0 and d3 * d4 < 0.0:
+        return True
+    return (_near_segment(p1, q1, q2, tolerance) or _near_segment(p2, q1, q2, tolerance)
+            or _near_segment(q1, p1, p2, tolerance) or _near_segment(q2, p1, p2, tolerance))
 
 
 class Polygon:
@@ -166,12 +184,19 @@ class Polygon:
         if len(i):
             raise ValueError(f"vertices must be distinct: points {i[0]} and {j[0]} coincide")
 
+        # All points on one line: measure each point's distance from the line through
+        # point 0 and the point farthest from it.
+        far = points[int(np.argmax(gaps[0]))] - points[0]
+        offsets = far[0] * (points[:, 1] - points[0, 1]) - far[1] * (points[:, 0] - points[0, 0])
+        if np.max(np.abs(offsets)) <= weld * np.hypot(*far):
+            raise ValueError("vertices must enclose a non-zero area (all points collinear)")
+
         for a in range(count):
             for b in range(a + 2, count):
                 if a == 0 and b == count - 1:
                     continue  # neighbours through the closing edge
-                if _segments_cross(points[a], points[(a + 1) % count], points[b],
-                                   points[(b + 1) % count]):
+                if _segments_touch(points[a], points[(a + 1) % count], points[b],
+                                   points[(b + 1) % count], weld):
                     raise ValueError(
                         f"vertices must not self-intersect: edge {a} crosses edge {b}"
                     )
@@ -192,17 +217,24 @@ class Polygon:
             edges, -1, axis=0
         )[:, 0]
         if np.any(turns < 0.0):
-            bad = int(np.argmin(turns))
-            raise ValueError(f"vertices must form a convex polygon: it turns inward at {bad + 1}")
+            bad = (int(np.argmin(turns)) + 1) % len(points)  # turns[i] is the turn at i + 1
+            raise ValueError(f"vertices must form a convex polygon: it turns inward at {bad}")
 
         lengths = np.hypot(edges[:, 0], edges[:, 1])
         self.vertices = _frozen(points)
-        self.normals = _frozen(np.column_stack([edges[:, 1], -edges[:, 0]]) / lengths[:, None])
+        # n = (dy, −dx)/|d|: the edge direction turned clockwise, outward for a CCW polygon.
+        # Adding 0.0 turns −0.0 into 0.0, so that printed normals read cleanly.
+        normals = np.column_stack([edges[:, 1], -edges[:, 0]]) / lengths[:, None] + 0.0
+        self.normals = _frozen(normals)
         self.radius = 0.0
 
     @staticmethod
     def _drop_collinear(points: np.ndarray, weld: float) -> np.ndarray:
-        """Remove vertices whose distance to the line through their neighbours ≤ ``weld``."""
+        """Remove vertices whose distance to the line through their neighbours ≤ ``weld``.
+
+        Such a vertex must lie between its neighbours; one beyond them is a spike where the
+        outline doubles back on itself, which is rejected rather than silently dropped.
+        """
         points = list(points)
         removed = True
         while removed and len(points) >= 3:
@@ -213,6 +245,11 @@ class Polygon:
                 chord_length = np.hypot(*chord)
                 offset = abs(chord[0] * (here[1] - prev[1]) - chord[1] * (here[0] - prev[0]))
                 if offset <= weld * chord_length:
+                    if float((here - prev) @ (nxt - here)) <= 0.0:
+                        raise ValueError(
+                            "vertices must not self-intersect: the outline doubles back on "
+                            "itself at a point collinear with its neighbours"
+                        )
                     del points[i]
                     removed = True
                     break
@@ -348,9 +385,36 @@ class ShapeTable:
         return row
 
     def rebuild(self, keep, body_map) -> None:
-        """Keep the shapes where ``keep[s]`` is true, renumbering bodies through ``body_map``."""
-        kept = [(shape, int(body_map[body])) for shape, body, k in
-                zip(self.shapes, self.body.tolist(), keep, strict=True) if k]
-        self.__init__(max(16, len(kept)))
-        for shape, body in kept:
-            self.append(shape, body)
+        """Keep the shapes where ``keep[s]`` is true, renumbering bodies through ``body_map``.
+
+        ``keep`` is a boolean array of one entry per shape and ``body_map[old_row]`` is a
+        body's new row. Kept shapes keep their order; their vertices are packed again
+        without gaps. The work is a few array gathers, not a loop over shapes.
+        """
+        keep = np.asarray(keep, dtype=bool)
+        if keep.shape != (self.count,):
+            raise ValueError(f"keep must have one entry per shape ({self.count}), got {keep.shape}")
+        body_map = np.asarray(body_map, dtype=np.int64)
+        rows = np.flatnonzero(keep)
+        counts = self.vertex_count[rows]
+        old_starts = self.vertex_start[rows]
+        new_starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        total = int(counts.sum())
+        # Vertex k of kept shape j moves from old_starts[j] + k to new_starts[j] + k.
+        sources = np.repeat(old_starts - new_starts, counts) + np.arange(total)
+        bodies = body_map[self.body[rows]]
+        kinds, radii = self.kind[rows], self.radius[rows]
+        vertices, normals = self.vertices[sources], self.normals[sources]
+        shapes = [self.shapes[row] for row in rows.tolist()]
+
+        self.__init__(max(16, len(rows)))
+        self._vertices = self._grown(self._vertices, total)
+        self._normals = self._grown(self._normals, total)
+        self.count, self.vertex_total, self.shapes = len(rows), total, shapes
+        self._kind[: self.count] = kinds
+        self._body[: self.count] = bodies
+        self._radius[: self.count] = radii
+        self._vertex_start[: self.count] = new_starts
+        self._vertex_count[: self.count] = counts
+        self._vertices[:total] = vertices
+        self._normals[:total] = normals

@@ -2,7 +2,8 @@
 
 Every function accepts one vector, shape (2,), or a batch, shape (N, 2), and returns the
 matching shape: a scalar or (N,) for scalar results, (2,) or (N, 2) for vector results.
-Angles are in radians, counter-clockwise positive; y points up.
+Angles are in radians, counter-clockwise positive; y points up. Inputs must be finite
+(checked); products of coordinates larger than about 1e154 overflow, far beyond any scene.
 """
 
 from __future__ import annotations
@@ -17,10 +18,32 @@ from physbook import _check
 ZERO_LENGTH = 1e-12
 
 
+def _pair(a, b, names: tuple[str, str] = ("a", "b")) -> tuple[np.ndarray, np.ndarray]:
+    """Check two vector arguments: each (2,) or (N, 2), and batches of the same length."""
+    a = _check.points(a, names[0])
+    b = _check.points(b, names[1])
+    if a.ndim == 2 and b.ndim == 2 and a.shape != b.shape:
+        raise ValueError(
+            f"{names[0]} and {names[1]} must be batches of the same length (or one a single "
+            f"vector), got shapes {a.shape} and {b.shape}"
+        )
+    return a, b
+
+
+def _scalars(s, v: np.ndarray, name: str = "s") -> np.ndarray:
+    """Check a scalar, or an (N,) array of them to pair with an (N, 2) batch ``v``."""
+    s = _check.finite_array(s, name)
+    if s.ndim > 1 or (s.ndim == 1 and v.ndim == 2 and s.shape[0] != v.shape[0]):
+        raise ValueError(
+            f"{name} must be a scalar or one value per vector, got shape {s.shape} "
+            f"for vectors of shape {v.shape}"
+        )
+    return s
+
+
 def dot(a, b) -> np.ndarray | float:
-    """Dot product a·b = ax·bx + ay·by."""
-    a = _check.points(a, "a")
-    b = _check.points(b, "b")
+    """Dot product a·b = ax·bx + ay·by = |a|·|b|·cos θ (θ the angle between them)."""
+    a, b = _pair(a, b)
     return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
 
 
@@ -30,8 +53,7 @@ def cross(a, b) -> np.ndarray | float:
     It is the z component of the 3D cross product of (ax, ay, 0) and (bx, by, 0): positive
     when b lies counter-clockwise of a, and |a × b| is the area of their parallelogram.
     """
-    a = _check.points(a, "a")
-    b = _check.points(b, "b")
+    a, b = _pair(a, b)
     return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
 
 
@@ -39,17 +61,21 @@ def cross_scalar_vector(s, v) -> np.ndarray:
     """Cross product of a scalar (a z-axis vector) with a vector: s × v = (−s·vy, s·vx).
 
     This is how an angular velocity ω turns an arm r into the velocity ω × r of a point.
-    ``s`` is a scalar, or an (N,) array for an (N, 2) batch of ``v``.
+    ``s`` is a scalar, or an (N,) array: one value per vector of an (N, 2) batch ``v``, or
+    N values applied to a single vector ``v``.
     """
     v = _check.points(v, "v")
-    s = _check.finite_array(s, "s")
+    s = _scalars(s, v)
     return np.stack([-s * v[..., 1], s * v[..., 0]], axis=-1)
 
 
 def cross_vector_scalar(v, s) -> np.ndarray:
-    """Cross product of a vector with a scalar (a z-axis vector): v × s = (s·vy, −s·vx)."""
+    """Cross product of a vector with a scalar (a z-axis vector): v × s = (s·vy, −s·vx).
+
+    It equals −(s × v): swapping the factors of a cross product flips its sign.
+    """
     v = _check.points(v, "v")
-    s = _check.finite_array(s, "s")
+    s = _scalars(s, v)
     return np.stack([s * v[..., 1], -s * v[..., 0]], axis=-1)
 
 
@@ -74,14 +100,19 @@ def normalize(v, fallback=None) -> np.ndarray:
     coincident points get.
     """
     v = _check.points(v, "v")
-    size = np.hypot(v[..., 0], v[..., 1])
-    short = size < ZERO_LENGTH
-    if np.any(short):
-        if fallback is None:
-            raise ValueError("v must have non-zero length to be normalized (or pass fallback=)")
+    if fallback is not None:
         fallback = _check.vector(fallback, "fallback")
-    safe = np.where(short, 1.0, size)
-    unit = v / safe[..., None]
+    # Divide by the larger component first: the scaled vector has length in [1, √2], so
+    # neither huge vectors (|v| > 1e308 overflows hypot) nor tiny ones lose their direction.
+    largest = np.max(np.abs(v), axis=-1, keepdims=True)
+    scaled = v / np.where(largest > 0.0, largest, 1.0)
+    size = np.hypot(scaled[..., 0], scaled[..., 1])[..., None]
+    safe_size = np.where(size > 0.0, size, 1.0)
+    # |v| = largest · size < ZERO_LENGTH, written so that it cannot overflow.
+    short = (largest < ZERO_LENGTH / safe_size)[..., 0]
+    if np.any(short) and fallback is None:
+        raise ValueError("v must have non-zero length to be normalized (or pass fallback=)")
+    unit = scaled / safe_size
     if np.any(short):
         unit = np.where(short[..., None], fallback, unit)
     return unit
@@ -105,18 +136,25 @@ class Transform:
     """A rigid pose: rotate by ``angle`` (rad) about the origin, then move by ``position`` (m).
 
     ``to_world(p) = R·p + position`` maps body-local points to world space and
-    ``to_local`` is its inverse, ``Rᵀ·(p − position)``.
+    ``to_local`` is its inverse, ``Rᵀ·(p − position)``. ``rotation`` holds R, the
+    (read-only) :func:`rotation_matrix` of ``angle``.
     """
 
     position: np.ndarray
     angle: float
+
+    # Make numpy decline ``transform @ array`` too, so that it raises a plain TypeError
+    # instead of numpy treating the transform as an object array: map points with to_world.
+    __array_ufunc__ = None
 
     def __init__(self, position=(0.0, 0.0), angle: float = 0.0):
         position = _check.vector(position, "position")
         position.setflags(write=False)
         object.__setattr__(self, "position", position)
         object.__setattr__(self, "angle", _check.finite_scalar(angle, "angle"))
-        object.__setattr__(self, "rotation", rotation_matrix(self.angle))
+        rotation = rotation_matrix(self.angle)
+        rotation.setflags(write=False)
+        object.__setattr__(self, "rotation", rotation)
 
     def to_world(self, points) -> np.ndarray:
         """Map local points, (2,) or (N, 2), to world space."""
@@ -168,6 +206,8 @@ class Line:
         size = float(np.hypot(*normal))
         if size < ZERO_LENGTH:
             raise ValueError("normal must be a non-zero vector")
+        if not np.isfinite(size):
+            raise ValueError("normal must have a length that is a finite float")
         normal = normal / size
         normal.setflags(write=False)
         object.__setattr__(self, "normal", normal)
@@ -213,6 +253,8 @@ def closest_point_on_segment(points, a, b) -> np.ndarray:
     b = _check.vector(b, "b")
     d = b - a
     dd = float(d @ d)
+    if not np.isfinite(dd):
+        raise ValueError("segment ab is too long: |b − a|² overflows a float")
     if dd == 0.0:
         return np.broadcast_to(a, points.shape).copy()
     t = np.clip((points - a) @ d / dd, 0.0, 1.0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
+import numbers
 from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
 
@@ -138,8 +139,10 @@ def animate(
         raise ValueError("frames must hold at least one frame")
     if max_frames < 2:
         raise ValueError(f"max_frames must be at least 2, got {max_frames}")
+    if not fps > 0:
+        raise ValueError(f"fps must be positive, got {fps}")
     kept = _pick_frames(len(frames), max_frames)
-    fig, ax = plt.subplots(figsize=figsize)
+    fig, ax = plt.subplots(figsize=figsize, layout="constrained")  # labels stay inside
 
     def update(index):
         ax.clear()
@@ -148,19 +151,24 @@ def animate(
         draw(ax, frames[kept[index]])
         return ()
 
-    animation = FuncAnimation(fig, update, frames=len(kept), interval=1000.0 / fps, blit=False)
-    html = animation.to_jshtml(default_mode="once")
-    plt.close(fig)
+    try:
+        animation = FuncAnimation(
+            fig, update, frames=len(kept), interval=1000.0 / fps, blit=False
+        )
+        html = animation.to_jshtml(default_mode="once")
+    finally:
+        plt.close(fig)  # also when ``draw`` fails, so no figure is left open
     return HTML(html)
 
 
-def interact(function: Callable, **sliders):
-    """``ipywidgets.interact`` with ``continuous_update=False`` on every slider.
+def interact(function: Callable, **sliders) -> None:
+    """Display ``ipywidgets.interact`` with ``continuous_update=False`` on every slider.
 
     ``sliders`` maps argument names to widgets or to ``(min, max, step)`` tuples / lists of
     options, as ``ipywidgets.interact`` accepts. ``function`` should be a pure function of
     the slider values that draws a figure; call :func:`check_widget` on it over the slider
-    ranges so that its errors are not swallowed.
+    ranges so that its errors are not swallowed. Returns None (``ipywidgets.interact``
+    returns ``function``, which a notebook would echo as ``<function …>`` under the widget).
     """
     import ipywidgets
 
@@ -171,23 +179,53 @@ def interact(function: Callable, **sliders):
             widget.continuous_update = False
         widget.description = name
         widgets[name] = widget
-    return ipywidgets.interact(function, **widgets)
+    ipywidgets.interact(function, **widgets)
+
+
+def _option_values(options) -> list:
+    """The values of a list of options; ``(label, value)`` pairs give their value."""
+    if isinstance(options, dict):
+        return list(options.values())
+    return [
+        option[1] if isinstance(option, tuple) and len(option) == 2 else option
+        for option in options
+    ]
+
+
+def _widget_values(widget) -> list:
+    """Values to try for a ready-made ipywidgets widget: slider ends and middle, or options."""
+    if hasattr(widget, "min") and hasattr(widget, "max"):
+        low, high = widget.min, widget.max
+        middle = (low + high) // 2 if isinstance(low, int) else (low + high) / 2
+        return sorted({low, middle, high})
+    if hasattr(widget, "options"):
+        return _option_values(widget.options)
+    if isinstance(widget.value, bool):
+        return [False, True]
+    return [widget.value]
 
 
 def _slider_values(spec) -> list:
+    """The values :func:`check_widget` tries for one ``interact`` abbreviation."""
+    import ipywidgets
+
+    if isinstance(spec, ipywidgets.fixed):
+        return [spec.value]
+    if isinstance(spec, ipywidgets.ValueWidget):
+        return _widget_values(spec)
+    if isinstance(spec, bool):
+        return [False, True]  # interact shows a checkbox
     if isinstance(spec, tuple) and len(spec) in (2, 3) and all(
-        isinstance(x, (int, float)) for x in spec
+        isinstance(x, numbers.Real) and not isinstance(x, bool) for x in spec
     ):
         low, high = spec[0], spec[1]
-        if all(isinstance(x, int) for x in spec):
+        if all(isinstance(x, numbers.Integral) for x in spec):
             step = spec[2] if len(spec) == 3 else 1
             values = list(range(low, high + 1, step))
             return sorted({values[0], values[len(values) // 2], values[-1]})
         return [low, (low + high) / 2, high]
-    if isinstance(spec, dict):
-        return list(spec.values())
     if isinstance(spec, Iterable) and not isinstance(spec, str):
-        return list(spec)
+        return _option_values(spec)
     return [spec]
 
 
@@ -195,8 +233,10 @@ def check_widget(function: Callable, **sliders) -> list:
     """Call a widget's function over its slider ranges, headless, and return the results.
 
     Each ``(min, max[, step])`` range is sampled at its ends and middle, each list of
-    options in full, and every combination is run. Figures are closed after each call.
-    Errors propagate (``interact`` would swallow them), and a result holding NaN raises.
+    options in full, and every combination is run. Figures are closed after each call and
+    ``plt.show()`` does nothing meanwhile, so a notebook does not fill with the check's
+    figures. Errors propagate (``interact`` would swallow them), and a result holding NaN
+    raises.
     """
     import matplotlib.pyplot as plt
 
@@ -205,8 +245,13 @@ def check_widget(function: Callable, **sliders) -> list:
     results = []
     for combination in itertools.product(*grids):
         kwargs = dict(zip(names, combination, strict=True))
-        result = function(**kwargs)
-        plt.close("all")
+        show = plt.show
+        plt.show = _show_nothing
+        try:
+            result = function(**kwargs)
+        finally:
+            plt.show = show
+            plt.close("all")
         for value in _flatten_numbers(result):
             if not math.isfinite(value):
                 raise ValueError(f"widget function returned a non-finite number for {kwargs}")
@@ -214,13 +259,21 @@ def check_widget(function: Callable, **sliders) -> list:
     return results
 
 
-def _flatten_numbers(result) -> Iterable[float]:
+def _show_nothing(*args, **kwargs) -> None:
+    """Stands in for ``plt.show`` while :func:`check_widget` runs a widget function."""
+
+
+def _flatten_numbers(result) -> list[float]:
+    """Every real number inside ``result``: nested dicts, lists, tuples and arrays."""
     import numpy as np
 
-    if result is None:
+    if result is None or isinstance(result, (str, bytes)):
         return []
     if isinstance(result, dict):
         result = list(result.values())
+    if isinstance(result, (list, tuple)):
+        # Walk item by item: a ragged mix such as (distance, point) is no array.
+        return [value for item in result for value in _flatten_numbers(item)]
     try:
         array = np.asarray(result, dtype=float)
     except (TypeError, ValueError):

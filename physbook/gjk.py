@@ -1,0 +1,441 @@
+"""Chapter 8: support functions, the Minkowski difference, GJK distance and EPA depth.
+
+Every convex shape is known here only through its *support function*: the point of the
+shape farthest in a direction d, s(d) = argmax_p p·d. The Minkowski difference
+A ⊖ B = {a − b} has s_{A⊖B}(d) = s_A(d) − s_B(−d); it contains the origin exactly when A
+and B overlap, and its point nearest the origin is as far from it as A is from B.
+
+- :func:`distance` runs GJK (Gilbert–Johnson–Keerthi): a simplex of up to three support
+  points of A ⊖ B walks towards the origin; it returns the distance and closest points.
+- :func:`penetration` runs EPA (the expanding polytope algorithm) from GJK's final simplex
+  when the shapes overlap: it returns the depth and normal of the minimum translation.
+
+A circle is handled as its centre plus a radius: GJK and EPA run on the centre (a point,
+so they finish exactly) and the radius is added at the end, so curved circles cost nothing
+and lose nothing. Any other object with a ``support(direction)`` method (local frame) works
+too, such as an ellipse; a curved shape is then approximated to the tolerances below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook import _check
+from physbook.manifold import COINCIDENT_NORMAL
+from physbook.shapes import Circle, Polygon
+from physbook.vec import Transform
+
+#: GJK on two polygons adds a new support point per iteration and never repeats one, so it
+#: ends within a few more than n_A + n_B iterations. Curved shapes only converge, and slower
+#: near flat spots; 64 iterations reach the tolerance below in every case the book meets,
+#: and the cap keeps a pathological shape from looping for ever.
+GJK_MAX_ITERATIONS = 64
+
+#: GJK stops when a new support point w brings the simplex no closer:
+#: |v|² − v·w ≤ tolerance·|v|², i.e. the distance is known to this relative precision
+#: (near double-precision rounding, so polygons stop only on a repeated vertex).
+GJK_RELATIVE_TOLERANCE = 1e-12
+
+#: A closest point of A ⊖ B nearer the origin than this fraction of the simplex's size is
+#: the origin up to rounding: the shapes touch.
+GJK_CONTACT_FRACTION = 1e-12
+
+#: EPA adds one support point per iteration; for polygons it ends once the closest edge lies
+#: on A ⊖ B (at most n_A + n_B new points). For curved shapes each new point halves the
+#: angular gap near the closest feature, so the depth error shrinks about fourfold per
+#: iteration; 128 is far beyond what double precision can use.
+EPA_MAX_ITERATIONS = 128
+
+#: EPA stops when the support point along the closest edge's normal lies no farther out
+#: than this fraction of the polytope's size: the edge is on the boundary of A ⊖ B.
+EPA_RELATIVE_TOLERANCE = 1e-12
+
+
+# ----------------------------------------------------------------------------------------
+# Support functions
+
+
+def _check_transform(transform, name: str) -> None:
+    if not isinstance(transform, Transform):
+        raise TypeError(f"{name} must be a Transform, got {type(transform).__name__}")
+
+
+def _check_shape(shape, name: str) -> None:
+    if not callable(getattr(shape, "support", None)):
+        raise TypeError(f"{name} must be a convex shape with a support(direction) method, "
+                        f"got {type(shape).__name__}")
+
+
+def support(shape, transform: Transform, direction) -> np.ndarray:
+    """The point of ``shape`` in pose ``transform`` farthest along ``direction`` (world).
+
+    The shape's own support works in its local frame, so the direction is turned into it
+    and the answer turned back: s(d) = T(s_local(Rᵀ·d)).
+    """
+    _check_shape(shape, "shape")
+    _check_transform(transform, "transform")
+    direction = _check.vector(direction, "direction")
+    if not np.any(direction):
+        raise ValueError("direction must be a non-zero vector")
+    local = np.asarray(shape.support(transform.rotate_to_local(direction)), dtype=float)
+    return transform.to_world(local)
+
+
+def minkowski_support(shape_a, xf_a: Transform, shape_b, xf_b: Transform,
+                      direction) -> np.ndarray:
+    """Support point of the Minkowski difference A ⊖ B: s_A(d) − s_B(−d)."""
+    direction = _check.vector(direction, "direction")
+    return support(shape_a, xf_a, direction) - support(shape_b, xf_b, -direction)
+
+
+class _Core:
+    """A shape in world space as a core and a radius: a circle is its centre plus radius."""
+
+    def __init__(self, shape, transform: Transform):
+        self.shape = shape
+        self.transform = transform
+        if isinstance(shape, Circle):
+            self.points = transform.to_world(shape.center)[None, :]
+            self.radius = shape.radius
+        elif isinstance(shape, Polygon):
+            self.points = transform.to_world(shape.vertices)
+            self.radius = 0.0
+        else:
+            self.points = None  # only a support function
+            self.radius = 0.0
+
+    def support(self, direction: np.ndarray) -> tuple[np.ndarray, object]:
+        """(point, key): the key names the vertex, so GJK can see it come back."""
+        if self.points is not None:
+            index = int(np.argmax(self.points @ direction))
+            return self.points[index], index
+        point = self.transform.to_world(
+            np.asarray(self.shape.support(self.transform.rotate_to_local(direction)), float))
+        return point, (float(point[0]), float(point[1]))
+
+
+# ----------------------------------------------------------------------------------------
+# GJK
+
+
+class GjkStep(NamedTuple):
+    """One GJK iteration: ``simplex`` (k, 2) points of A ⊖ B kept after the reduction,
+    ``closest`` (2,) the simplex point nearest the origin, ``support`` (2,) the new support
+    point found along −closest (None on the last step)."""
+
+    simplex: np.ndarray
+    closest: np.ndarray
+    support: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class DistanceResult:
+    """``distance`` (m, 0 when the shapes overlap or touch), ``point_a``/``point_b`` the
+    closest points on A and B (world; one common point when overlapping), ``iterations``
+    GJK iterations, ``simplex`` the final simplex of A ⊖ B (cores), ``trace`` the
+    :class:`GjkStep` list when asked for."""
+
+    distance: float
+    point_a: np.ndarray
+    point_b: np.ndarray
+    iterations: int
+    simplex: np.ndarray
+    trace: list[GjkStep] | None = None
+
+
+class _Vertex(NamedTuple):
+    a: np.ndarray  # support point of A's core
+    b: np.ndarray  # support point of B's core
+    w: np.ndarray  # a − b, a point of the Minkowski difference
+    key: tuple
+
+
+def _cross(u, v) -> float:
+    return float(u[0] * v[1] - u[1] * v[0])
+
+
+def _solve_segment(v1: _Vertex, v2: _Vertex):
+    """Closest point of segment w1w2 to the origin, as kept vertices and weights.
+
+    With e = w2 − w1 the origin projects at λ₂ = −w1·e / e·e; the two unnormalised
+    barycentric weights are w2·e (for w1) and −w1·e (for w2). A non-positive weight means
+    the other end is closest.
+    """
+    e = v2.w - v1.w
+    weight_1 = float(v2.w @ e)
+    weight_2 = -float(v1.w @ e)
+    if weight_2 <= 0.0:
+        return [v1], [1.0]
+    if weight_1 <= 0.0:
+        return [v2], [1.0]
+    total = weight_1 + weight_2
+    return [v1, v2], [weight_1 / total, weight_2 / total]
+
+
+def _solve_triangle(v1: _Vertex, v2: _Vertex, v3: _Vertex):
+    """Closest point of triangle w1w2w3 to the origin (Voronoi regions by signed areas).
+
+    Edge weights are as in :func:`_solve_segment`; the triangle weights are the signed
+    areas n·(w_j × w_k) with n = (w2 − w1) × (w3 − w1), so the origin is inside when all
+    three are positive. A flat triangle falls back to its best edge.
+    """
+    w1, w2, w3 = v1.w, v2.w, v3.w
+    e12, e13, e23 = w2 - w1, w3 - w1, w3 - w2
+    d12_1, d12_2 = float(w2 @ e12), -float(w1 @ e12)
+    d13_1, d13_2 = float(w3 @ e13), -float(w1 @ e13)
+    d23_1, d23_2 = float(w3 @ e23), -float(w2 @ e23)
+    n123 = _cross(e12, e13)
+    d123_1 = n123 * _cross(w2, w3)
+    d123_2 = n123 * _cross(w3, w1)
+    d123_3 = n123 * _cross(w1, w2)
+
+    if d12_2 <= 0.0 and d13_2 <= 0.0:
+        return [v1], [1.0]
+    if d12_1 <= 0.0 and d23_2 <= 0.0:
+        return [v2], [1.0]
+    if d13_1 <= 0.0 and d23_1 <= 0.0:
+        return [v3], [1.0]
+    if n123 != 0.0:
+        if d12_1 > 0.0 and d12_2 > 0.0 and d123_3 <= 0.0:
+            return _solve_segment(v1, v2)
+        if d13_1 > 0.0 and d13_2 > 0.0 and d123_2 <= 0.0:
+            return _solve_segment(v1, v3)
+        if d23_1 > 0.0 and d23_2 > 0.0 and d123_1 <= 0.0:
+            return _solve_segment(v2, v3)
+        total = d123_1 + d123_2 + d123_3
+        if total > 0.0:
+            return [v1, v2, v3], [d123_1 / total, d123_2 / total, d123_3 / total]
+    # Collinear points (or rounding at the border): the best of the three edges.
+    options = [_solve_segment(v1, v2), _solve_segment(v1, v3), _solve_segment(v2, v3)]
+    return min(options, key=lambda o: float(np.hypot(*_combine(o, "w"))))
+
+
+def _combine(solution, field: str) -> np.ndarray:
+    vertices, weights = solution
+    return sum(weight * getattr(vertex, field) for vertex, weight in zip(vertices, weights,
+                                                                         strict=True))
+
+
+def _search_direction(vertices: list[_Vertex], closest: np.ndarray) -> np.ndarray:
+    """Towards the origin from the simplex. For a segment the exact perpendicular is used:
+    −v, computed from weights, can lose its direction to cancellation when v is small."""
+    if len(vertices) == 2:
+        e = vertices[1].w - vertices[0].w
+        left = np.array([-e[1], e[0]])
+        return left if _cross(e, -vertices[0].w) > 0.0 else -left
+    return -closest
+
+
+def _gjk(core_a: _Core, core_b: _Core, keep_trace: bool):
+    """GJK on the cores: returns (solution, core distance, iterations, trace)."""
+    direction = np.array([1.0, 0.0])
+    a, key_a = core_a.support(direction)
+    b, key_b = core_b.support(-direction)
+    vertices = [_Vertex(a, b, a - b, (key_a, key_b))]
+    solution = (vertices, [1.0])
+    trace = [] if keep_trace else None
+    iterations = 0
+    while True:
+        if len(vertices) == 2:
+            solution = _solve_segment(*vertices)
+        elif len(vertices) == 3:
+            solution = _solve_triangle(*vertices)
+        vertices = solution[0]
+        closest = _combine(solution, "w")
+        size = max(float(np.hypot(*vertex.w)) for vertex in vertices)
+        squared = float(closest @ closest)
+        touching = len(vertices) == 3 or squared <= (GJK_CONTACT_FRACTION * size) ** 2
+        if touching or iterations >= GJK_MAX_ITERATIONS:
+            if keep_trace:
+                trace.append(GjkStep(np.array([v.w for v in vertices]), closest, None))
+            return solution, (0.0 if touching else np.sqrt(squared)), iterations, trace
+
+        direction = _search_direction(vertices, closest)
+        a, key_a = core_a.support(direction)
+        b, key_b = core_b.support(-direction)
+        new = _Vertex(a, b, a - b, (key_a, key_b))
+        iterations += 1
+        if keep_trace:
+            trace.append(GjkStep(np.array([v.w for v in vertices]), closest, new.w))
+        repeated = any(vertex.key == new.key for vertex in vertices)
+        # No progress: the new point is no nearer the origin along v than v itself.
+        stalled = squared - float(closest @ new.w) <= GJK_RELATIVE_TOLERANCE * squared
+        if repeated or stalled:
+            if keep_trace:
+                trace.append(GjkStep(np.array([v.w for v in vertices]), closest, None))
+            return solution, np.sqrt(squared), iterations, trace
+        vertices = vertices + [new]
+
+
+def _cores(shape_a, xf_a, shape_b, xf_b) -> tuple[_Core, _Core]:
+    _check_shape(shape_a, "shape_a")
+    _check_shape(shape_b, "shape_b")
+    _check_transform(xf_a, "xf_a")
+    _check_transform(xf_b, "xf_b")
+    return _Core(shape_a, xf_a), _Core(shape_b, xf_b)
+
+
+def distance(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
+             trace: bool = False) -> DistanceResult:
+    """Distance between two convex shapes and their closest points, by GJK.
+
+    With radii r_A, r_B (circles; 0 otherwise) and core distance d (GJK on the centres
+    and polygons), the distance is max(0, d − r_A − r_B) and the closest points move out
+    from the cores by their radii along n = (p_B − p_A)/d. ``trace=True`` records every
+    iteration's simplex for drawing.
+    """
+    core_a, core_b = _cores(shape_a, xf_a, shape_b, xf_b)
+    solution, core_distance, iterations, steps = _gjk(core_a, core_b, trace)
+    point_a = _combine(solution, "a")
+    point_b = _combine(solution, "b")
+    simplex = np.array([vertex.w for vertex in solution[0]])
+    reach = core_a.radius + core_b.radius
+    if core_distance > reach:
+        normal = (point_b - point_a) / core_distance
+        point_a = point_a + core_a.radius * normal
+        point_b = point_b - core_b.radius * normal
+        gap = core_distance - reach
+    else:
+        if core_distance > 0.0:
+            # Only the radii overlap: one common point, midway between the surfaces.
+            normal = (point_b - point_a) / core_distance
+            point_a = point_b = 0.5 * ((point_a + core_a.radius * normal)
+                                       + (point_b - core_b.radius * normal))
+        else:
+            point_a = point_b = 0.5 * (point_a + point_b)
+        gap = 0.0
+    return DistanceResult(float(gap), point_a, point_b, iterations, simplex, steps)
+
+
+def intersect(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> bool:
+    """True when the shapes overlap or touch (GJK distance is zero)."""
+    return distance(shape_a, xf_a, shape_b, xf_b).distance == 0.0
+
+
+# ----------------------------------------------------------------------------------------
+# EPA
+
+
+class EpaStep(NamedTuple):
+    """One EPA iteration: ``polytope`` (m, 2) counter-clockwise points of A ⊖ B, ``edge``
+    the index of its edge closest to the origin (from point edge to edge + 1), ``support``
+    the support point found along that edge's normal."""
+
+    polytope: np.ndarray
+    edge: int
+    support: np.ndarray
+
+
+@dataclass(frozen=True)
+class PenetrationResult:
+    """``depth`` (m, ≥ 0) and ``normal`` (unit, from A to B) of the minimum translation:
+    moving B by depth·normal ends the overlap. ``iterations`` counts EPA iterations,
+    ``polytope`` is EPA's final polygon (cores), ``trace`` its :class:`EpaStep` list."""
+
+    depth: float
+    normal: np.ndarray
+    iterations: int
+    polytope: np.ndarray
+    trace: list[EpaStep] | None = None
+
+
+def _core_support(core_a: _Core, core_b: _Core, direction: np.ndarray) -> np.ndarray:
+    return core_a.support(direction)[0] - core_b.support(-direction)[0]
+
+
+def _closest_edge(polytope: list[np.ndarray]) -> tuple[int, float, np.ndarray]:
+    """The edge nearest the origin: for CCW points its outward normal is (e_y, −e_x)/|e|
+    and its distance from the origin is n·p."""
+    best = (0, np.inf, np.array([1.0, 0.0]))
+    count = len(polytope)
+    for i in range(count):
+        p, q = polytope[i], polytope[(i + 1) % count]
+        e = q - p
+        size = float(np.hypot(*e))
+        if size == 0.0:
+            continue
+        normal = np.array([e[1], -e[0]]) / size
+        gap = float(normal @ p)
+        if gap < best[1]:
+            best = (i, gap, normal)
+    return best
+
+
+def _start_polytope(core_a: _Core, core_b: _Core, simplex: np.ndarray) -> list[np.ndarray]:
+    """A counter-clockwise polygon of A ⊖ B points around the origin, from GJK's simplex.
+
+    GJK may stop on a point or a segment when the origin lies on it (touching shapes);
+    support points on both sides of it then give the polygon some area.
+    """
+    points = [p for p in simplex]
+    if len(points) == 1:
+        for direction in ([1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]):
+            other = _core_support(core_a, core_b, np.array(direction))
+            if np.any(other != points[0]):
+                points.append(other)
+                break
+    if len(points) == 2:
+        p, q = points
+        e = q - p
+        left = np.array([-e[1], e[0]]) / float(np.hypot(*e))
+        size = max(float(np.hypot(*p)), float(np.hypot(*q)))
+        polygon = [p]
+        right_point = _core_support(core_a, core_b, -left)
+        if -float(left @ (right_point - p)) > EPA_RELATIVE_TOLERANCE * size:
+            polygon.append(right_point)
+        polygon.append(q)
+        left_point = _core_support(core_a, core_b, left)
+        if float(left @ (left_point - p)) > EPA_RELATIVE_TOLERANCE * size:
+            polygon.append(left_point)
+        return polygon
+    if _cross(points[1] - points[0], points[2] - points[0]) < 0.0:
+        points[1], points[2] = points[2], points[1]
+    return points
+
+
+def _epa(core_a: _Core, core_b: _Core, simplex: np.ndarray, keep_trace: bool):
+    polytope = _start_polytope(core_a, core_b, simplex)
+    steps = [] if keep_trace else None
+    iterations = 0
+    while True:
+        if len(polytope) == 1:  # two points: A ⊖ B is the origin alone
+            return 0.0, np.array(COINCIDENT_NORMAL), iterations, polytope, steps
+        edge, gap, normal = _closest_edge(polytope)
+        if len(polytope) == 2:  # a flat difference: no area to expand into
+            return max(gap, 0.0), normal, iterations, polytope, steps
+        new = _core_support(core_a, core_b, normal)
+        if keep_trace:
+            steps.append(EpaStep(np.array(polytope), edge, new))
+        size = max(float(np.hypot(*p)) for p in polytope)
+        if float(normal @ new) - gap <= EPA_RELATIVE_TOLERANCE * size or (
+                iterations >= EPA_MAX_ITERATIONS):
+            return max(gap, 0.0), normal, iterations, polytope, steps
+        polytope.insert(edge + 1, new)
+        iterations += 1
+
+
+def penetration(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
+                trace: bool = False) -> PenetrationResult | None:
+    """Depth and normal of the overlap of two convex shapes, or None when they are apart.
+
+    GJK runs on the cores first. If the cores are apart but the radii overlap, the depth
+    is r_A + r_B − d along the line of the closest points, exactly. If the cores overlap,
+    EPA expands GJK's final simplex inside A ⊖ B until its closest edge lies on the
+    boundary: that edge's distance plus r_A + r_B is the depth and its normal the normal.
+    """
+    core_a, core_b = _cores(shape_a, xf_a, shape_b, xf_b)
+    solution, core_distance, _, _ = _gjk(core_a, core_b, False)
+    reach = core_a.radius + core_b.radius
+    if core_distance > reach:
+        return None
+    if core_distance > 0.0:
+        normal = (_combine(solution, "b") - _combine(solution, "a")) / core_distance
+        simplex = np.array([vertex.w for vertex in solution[0]])
+        return PenetrationResult(float(reach - core_distance), normal, 0, simplex, [])
+    simplex = np.array([vertex.w for vertex in solution[0]])
+    depth, normal, iterations, polytope, steps = _epa(core_a, core_b, simplex, trace)
+    return PenetrationResult(float(depth + reach), normal, iterations, np.array(polytope),
+                             steps)

@@ -1,0 +1,379 @@
+"""Chapters 6–7: the contact manifold, and the narrow phase that computes it.
+
+Given two shapes in two poses, the narrow phase answers: do they touch, along which normal,
+how deep, and at which points. A :class:`Manifold` holds the answer for one pair and
+:class:`ContactArrays` for many. There is one implementation: :func:`collide_pairs` runs a
+compiled kernel over rows of a :class:`~physbook.shapes.ShapeTable`, and :func:`collide`
+packs its two shapes into a two-row table and calls the same kernel.
+
+Conventions
+-----------
+- ``normal`` is a unit vector from shape A to shape B: moving B by ``depth·normal``
+  (or A by the opposite) ends the overlap.
+- ``depths`` are positive when the shapes overlap, zero when they just touch.
+- Each contact point lies midway between the two surfaces, so swapping A and B keeps the
+  points and the depths and flips the normal.
+- Feature ids (see :func:`~physbook.sat.make_feature`) pack a feature number on A and one
+  on B: polygon vertex ``i`` is ``2·i``, polygon edge ``i`` is ``2·i + 1``, a circle is
+  ``0``. Polygon–polygon points pair a vertex of the reference edge with the neighbouring
+  vertex of the incident edge; a circle against a polygon names the polygon's edge (the
+  circle touches the face) or vertex (it touches the corner).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook import _check
+from physbook._jit import njit
+from physbook.sat import FEATURE_SHIFT, make_feature, polygon_contact
+from physbook.shapes import CIRCLE, POLYGON, Circle, Polygon, ShapeTable
+from physbook.vec import Transform
+
+#: Circle centres closer than this fraction of the radius sum count as coincident. Their
+#: direction is then only rounding noise, so the normal is the fixed :data:`COINCIDENT_NORMAL`.
+COINCIDENT_FRACTION = 1e-12
+
+#: The normal given to two circles whose centres coincide: any direction separates them by
+#: the same r_A + r_B, so the choice is arbitrary, but it is fixed so that results repeat.
+COINCIDENT_NORMAL = (1.0, 0.0)
+
+# The dispatch table. ROUTE[kind_a, kind_b] names the pair routine; SWAPPED[kind_a, kind_b]
+# is 1 when that routine wants the shapes the other way round, in which case the kernel
+# swaps them, and flips the normal and the feature ids of the answer.
+CIRCLE_CIRCLE = 0
+POLYGON_CIRCLE = 1
+POLYGON_POLYGON = 2
+ROUTE = np.array([[CIRCLE_CIRCLE, POLYGON_CIRCLE], [POLYGON_CIRCLE, POLYGON_POLYGON]])
+SWAPPED = np.array([[0, 1], [0, 0]])
+assert CIRCLE == 0 and POLYGON == 1  # the table is indexed by these kind codes
+
+
+@dataclass(frozen=True, eq=False)
+class Manifold:
+    """The contact between two shapes: ``normal`` (2,) unit from A to B, ``points`` (k, 2)
+    world-space contact points (m), ``depths`` (k,) penetration at each point (m, positive
+    when overlapping), ``features`` (k,) int64 ids, stable while the same features touch;
+    k is 1 or 2."""
+
+    normal: np.ndarray
+    points: np.ndarray
+    depths: np.ndarray
+    features: np.ndarray
+
+    @property
+    def depth(self) -> float:
+        """The deepest point's depth (m)."""
+        return float(np.max(self.depths))
+
+    def __len__(self) -> int:
+        return len(self.depths)
+
+    def __repr__(self) -> str:
+        return (f"Manifold(normal={np.round(self.normal, 6).tolist()}, "
+                f"points={np.round(self.points, 6).tolist()}, "
+                f"depths={np.round(self.depths, 6).tolist()}, features={self.features.tolist()})")
+
+
+def feature_parts(feature: int) -> tuple[int, int]:
+    """Split a feature id into its feature numbers on A and on B (inverse of make_feature)."""
+    feature = int(feature)
+    return feature >> FEATURE_SHIFT, feature & ((1 << FEATURE_SHIFT) - 1)
+
+
+class ContactArrays(NamedTuple):
+    """Manifolds of P pairs as arrays, one row per pair (what :func:`collide_pairs` returns).
+
+    ``point_counts`` (P,) 0 when the pair does not touch, else 1 or 2; ``normals`` (P, 2)
+    unit, from A to B; ``points`` (P, 2, 2) world points; ``depths`` (P, 2) positive when
+    overlapping; ``features`` (P, 2) int64. Rows past a pair's point count are unused (zero).
+    """
+
+    point_counts: np.ndarray
+    normals: np.ndarray
+    points: np.ndarray
+    depths: np.ndarray
+    features: np.ndarray
+
+    def manifold(self, row: int) -> Manifold | None:
+        """Row ``row`` as a :class:`Manifold`, or None when that pair does not touch."""
+        count = int(self.point_counts[row])
+        if count == 0:
+            return None
+        return Manifold(self.normals[row].copy(), self.points[row, :count].copy(),
+                        self.depths[row, :count].copy(), self.features[row, :count].copy())
+
+
+# ----------------------------------------------------------------------------------------
+# Pair routines. Each writes one manifold into (normal, points, depths, features) and
+# returns its point count.
+
+
+@njit
+def circle_contact(ax, ay, radius_a, bx, by, radius_b, margin, normal, points, depths,
+                   features):
+    """Two circles with centres a and b: n = (b − a)/|b − a|, depth = r_A + r_B − |b − a|.
+
+    The point is midway between the surface points a + r_A·n and b − r_B·n.
+    Coincident centres get the fixed :data:`COINCIDENT_NORMAL`.
+    """
+    dx, dy = bx - ax, by - ay
+    distance = np.sqrt(dx * dx + dy * dy)
+    reach = radius_a + radius_b
+    if distance > reach + margin:
+        return 0
+    if distance <= COINCIDENT_FRACTION * reach:
+        nx, ny = COINCIDENT_NORMAL[0], COINCIDENT_NORMAL[1]
+    else:
+        nx, ny = dx / distance, dy / distance
+    normal[0], normal[1] = nx, ny
+    points[0, 0] = 0.5 * ((ax + radius_a * nx) + (bx - radius_b * nx))
+    points[0, 1] = 0.5 * ((ay + radius_a * ny) + (by - radius_b * ny))
+    depths[0] = reach - distance
+    features[0] = 0
+    return 1
+
+
+@njit
+def polygon_circle_contact(vertices, normals, cx, cy, radius, margin, normal, points, depths,
+                           features):
+    """A polygon (A) and a circle (B) of centre c, all in the polygon's frame.
+
+    The edge i of greatest separation s = n_i·(c − v_i) decides. s ≤ 0: the centre is
+    inside, the normal is n_i and depth = r − s (the centre must cross the face and then a
+    radius more). Otherwise the closest point of edge i to c is its start vertex, its end
+    vertex, or a point of the face, by the signs of (c − v1)·(v2 − v1) and
+    (c − v2)·(v1 − v2); the normal points from that closest point to c and
+    depth = r − distance. The contact point is midway between the closest point of the
+    polygon and the circle's surface point c − r·n.
+    """
+    count = vertices.shape[0]
+    separation = -np.inf
+    edge = 0
+    for i in range(count):
+        s = normals[i, 0] * (cx - vertices[i, 0]) + normals[i, 1] * (cy - vertices[i, 1])
+        if s > separation:
+            separation = s
+            edge = i
+    if separation > radius + margin:
+        return 0
+    nx, ny = normals[edge, 0], normals[edge, 1]
+    next_vertex = edge + 1 if edge + 1 < count else 0
+    v1x, v1y = vertices[edge, 0], vertices[edge, 1]
+    v2x, v2y = vertices[next_vertex, 0], vertices[next_vertex, 1]
+    polygon_feature = 2 * edge + 1
+    distance = separation
+    closest_x, closest_y = cx - separation * nx, cy - separation * ny
+    if separation > 0.0:
+        u1 = (cx - v1x) * (v2x - v1x) + (cy - v1y) * (v2y - v1y)
+        u2 = (cx - v2x) * (v1x - v2x) + (cy - v2y) * (v1y - v2y)
+        corner = -1
+        if u1 <= 0.0:
+            corner = edge
+        elif u2 <= 0.0:
+            corner = next_vertex
+        if corner >= 0:
+            closest_x, closest_y = vertices[corner, 0], vertices[corner, 1]
+            dx, dy = cx - closest_x, cy - closest_y
+            distance = np.sqrt(dx * dx + dy * dy)
+            if distance > radius + margin:
+                return 0
+            # distance ≥ separation > 0, so the division is safe.
+            nx, ny = dx / distance, dy / distance
+            polygon_feature = 2 * corner
+    normal[0], normal[1] = nx, ny
+    points[0, 0] = 0.5 * (closest_x + cx - radius * nx)
+    points[0, 1] = 0.5 * (closest_y + cy - radius * ny)
+    depths[0] = radius - distance
+    features[0] = make_feature(polygon_feature, 0)
+    return 1
+
+
+# ----------------------------------------------------------------------------------------
+# The kernel: one pair, then all pairs.
+
+
+@njit
+def _to_frame(vertices, normals, start, count, cos_rel, sin_rel, tx, ty, out_vertices,
+              out_normals):
+    """Rotate by the relative angle and move by t: p' = R·p + t, n' = R·n."""
+    for k in range(count):
+        x, y = vertices[start + k, 0], vertices[start + k, 1]
+        out_vertices[k, 0] = cos_rel * x - sin_rel * y + tx
+        out_vertices[k, 1] = sin_rel * x + cos_rel * y + ty
+        x, y = normals[start + k, 0], normals[start + k, 1]
+        out_normals[k, 0] = cos_rel * x - sin_rel * y
+        out_normals[k, 1] = sin_rel * x + cos_rel * y
+
+
+@njit
+def _collide_one(shape_a, shape_b, kind, body, radius, vertex_start, vertex_count, vertices,
+                 normals, origins, angles, margin, scratch_vertices, scratch_normals, normal,
+                 points, depths, features):
+    """Manifold of one pair of table rows, in world space; returns the point count."""
+    route = ROUTE[kind[shape_a], kind[shape_b]]
+    swapped = SWAPPED[kind[shape_a], kind[shape_b]] == 1
+    if swapped:
+        shape_a, shape_b = shape_b, shape_a
+    body_a, body_b = body[shape_a], body[shape_b]
+    cos_a, sin_a = np.cos(angles[body_a]), np.sin(angles[body_a])
+    cos_b, sin_b = np.cos(angles[body_b]), np.sin(angles[body_b])
+    pax, pay = origins[body_a, 0], origins[body_a, 1]
+    start_a, start_b = vertex_start[shape_a], vertex_start[shape_b]
+
+    if route == CIRCLE_CIRCLE:
+        lx, ly = vertices[start_a, 0], vertices[start_a, 1]
+        ax, ay = cos_a * lx - sin_a * ly + pax, sin_a * lx + cos_a * ly + pay
+        lx, ly = vertices[start_b, 0], vertices[start_b, 1]
+        bx = cos_b * lx - sin_b * ly + origins[body_b, 0]
+        by = sin_b * lx + cos_b * ly + origins[body_b, 1]
+        count = circle_contact(ax, ay, radius[shape_a], bx, by, radius[shape_b], margin,
+                               normal, points, depths, features)
+    else:
+        # Work in A's frame, where A's vertices are as stored: B is placed by the relative
+        # pose R = R_Aᵀ·R_B, t = R_Aᵀ·(p_B − p_A). Small local coordinates keep precision
+        # when the bodies are far from the world origin.
+        cos_rel = cos_a * cos_b + sin_a * sin_b
+        sin_rel = cos_a * sin_b - sin_a * cos_b
+        dx, dy = origins[body_b, 0] - pax, origins[body_b, 1] - pay
+        tx, ty = cos_a * dx + sin_a * dy, -sin_a * dx + cos_a * dy
+        count_a, count_b = vertex_count[shape_a], vertex_count[shape_b]
+        local_a = vertices[start_a:start_a + count_a]
+        local_normals_a = normals[start_a:start_a + count_a]
+        if route == POLYGON_CIRCLE:
+            lx, ly = vertices[start_b, 0], vertices[start_b, 1]
+            cx = cos_rel * lx - sin_rel * ly + tx
+            cy = sin_rel * lx + cos_rel * ly + ty
+            count = polygon_circle_contact(local_a, local_normals_a, cx, cy, radius[shape_b],
+                                           margin, normal, points, depths, features)
+        else:
+            _to_frame(vertices, normals, start_b, count_b, cos_rel, sin_rel, tx, ty,
+                      scratch_vertices, scratch_normals)
+            count = polygon_contact(local_a, local_normals_a, scratch_vertices[:count_b],
+                                    scratch_normals[:count_b], margin, normal, points,
+                                    depths, features)
+        # Back to world space: p = R_A·p' + p_A, n = R_A·n'.
+        x, y = normal[0], normal[1]
+        normal[0], normal[1] = cos_a * x - sin_a * y, sin_a * x + cos_a * y
+        for k in range(count):
+            x, y = points[k, 0], points[k, 1]
+            points[k, 0] = cos_a * x - sin_a * y + pax
+            points[k, 1] = sin_a * x + cos_a * y + pay
+
+    if swapped and count > 0:
+        normal[0], normal[1] = -normal[0], -normal[1]
+        low_bits = (np.int64(1) << FEATURE_SHIFT) - 1
+        for k in range(count):
+            f = features[k]
+            features[k] = ((f & low_bits) << FEATURE_SHIFT) | (f >> FEATURE_SHIFT)
+    return count
+
+
+@njit
+def _collide_pairs_kernel(pairs, kind, body, radius, vertex_start, vertex_count, vertices,
+                          normals, origins, angles, margin, point_counts, out_normals,
+                          out_points, out_depths, out_features):
+    """Fill the output rows for every pair (see :func:`collide_pairs`)."""
+    largest = 1
+    for s in range(vertex_count.shape[0]):
+        largest = max(largest, vertex_count[s])
+    # One scratch buffer for B's vertices in A's frame, reused by every pair.
+    scratch_vertices = np.empty((largest, 2))
+    scratch_normals = np.empty((largest, 2))
+    for p in range(pairs.shape[0]):
+        point_counts[p] = _collide_one(
+            pairs[p, 0], pairs[p, 1], kind, body, radius, vertex_start, vertex_count,
+            vertices, normals, origins, angles, margin, scratch_vertices, scratch_normals,
+            out_normals[p], out_points[p], out_depths[p], out_features[p])
+        if point_counts[p] == 0:
+            out_normals[p, 0] = 0.0
+            out_normals[p, 1] = 0.0
+        for k in range(point_counts[p], 2):
+            out_points[p, k, 0] = 0.0
+            out_points[p, k, 1] = 0.0
+            out_depths[p, k] = 0.0
+            out_features[p, k] = 0
+
+
+def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
+                  margin: float = 0.0) -> ContactArrays:
+    """Contact manifolds of many shape pairs in one compiled loop.
+
+    Parameters
+    ----------
+    pairs
+        (P, 2) int rows of shape indices (shape A, shape B) into ``shapes``.
+    shapes
+        The :class:`~physbook.shapes.ShapeTable`; ``shapes.body[s]`` is the body row of s.
+    origins, angles
+        (N, 2) body origins (m) and (N,) angles (rad), as ``world.origins, world.angles``.
+    margin
+        Also report points up to this far apart (m, ≥ 0), with negative depth; the default
+        0 reports touching and overlapping pairs only.
+
+    Returns
+    -------
+    ContactArrays
+        One row per pair: point count (0, 1 or 2), unit normal from A to B, world points
+        midway between the two surfaces, depths (positive when overlapping), feature ids.
+    """
+    if not isinstance(shapes, ShapeTable):
+        raise TypeError(f"shapes must be a ShapeTable, got {type(shapes).__name__}")
+    pairs = np.asarray(pairs)
+    if pairs.size == 0:
+        pairs = pairs.reshape(0, 2)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise ValueError(f"pairs must have shape (P, 2), got {pairs.shape}")
+    if not np.issubdtype(pairs.dtype, np.integer):
+        raise TypeError(f"pairs must hold integers, got {pairs.dtype}")
+    pairs = np.ascontiguousarray(pairs, dtype=np.int64)
+    if pairs.size and (pairs.min() < 0 or pairs.max() >= shapes.count):
+        raise ValueError(f"pairs must index shapes 0 .. {shapes.count - 1}")
+    origins = np.ascontiguousarray(_check.finite_array(origins, "origins"))
+    angles = np.ascontiguousarray(_check.finite_array(angles, "angles"))
+    if origins.ndim != 2 or origins.shape[1] != 2:
+        raise ValueError(f"origins must have shape (N, 2), got {origins.shape}")
+    if angles.shape != (len(origins),):
+        raise ValueError(f"angles must have shape ({len(origins)},), got {angles.shape}")
+    if shapes.count and shapes.body.max() >= len(origins):
+        raise ValueError("origins must have a row for every body that owns a shape")
+    margin = _check.non_negative_scalar(margin, "margin")
+
+    count = len(pairs)
+    contacts = ContactArrays(np.zeros(count, np.int64), np.zeros((count, 2)),
+                             np.zeros((count, 2, 2)), np.zeros((count, 2)),
+                             np.zeros((count, 2), np.int64))
+    _collide_pairs_kernel(pairs, shapes.kind, shapes.body, shapes.radius, shapes.vertex_start,
+                          shapes.vertex_count, shapes.vertices, shapes.normals, origins, angles,
+                          margin, *contacts)
+    return contacts
+
+
+_ONE_PAIR = np.array([[0, 1]], np.int64)
+
+
+def collide(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
+            margin: float = 0.0) -> Manifold | None:
+    """The contact manifold of two shapes in two poses, or None when they do not touch.
+
+    ``shape_a``/``shape_b`` are a :class:`~physbook.shapes.Circle` or
+    :class:`~physbook.shapes.Polygon` in body coordinates, ``xf_a``/``xf_b`` their
+    :class:`~physbook.vec.Transform`. Either order works; swapping A and B flips the normal.
+    This packs the two shapes into a two-row table and runs the kernel of
+    :func:`collide_pairs`, so both give the same answer bit for bit.
+    """
+    for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
+        if not isinstance(shape, (Circle, Polygon)):
+            raise TypeError(f"{name} must be a Circle or a Polygon, got {type(shape).__name__}")
+    for name, transform in (("xf_a", xf_a), ("xf_b", xf_b)):
+        if not isinstance(transform, Transform):
+            raise TypeError(f"{name} must be a Transform, got {type(transform).__name__}")
+    table = ShapeTable(2)
+    table.append(shape_a, 0)
+    table.append(shape_b, 1)
+    origins = np.array([xf_a.position, xf_b.position])
+    angles = np.array([xf_a.angle, xf_b.angle])
+    return collide_pairs(_ONE_PAIR, table, origins, angles, margin=margin).manifold(0)

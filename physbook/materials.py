@@ -1,0 +1,106 @@
+"""Chapter 4: materials (density, restitution, friction), the presets table, pair mixing.
+
+A :class:`Material` says what a body is made of. Density (kg/m², a 2D density: mass per
+unit area) sets the mass from the shapes' area; restitution and friction describe how it
+behaves in contact. A contact joins two materials, and the engine needs one restitution
+and one friction for the pair: :func:`mix_restitution` and :func:`mix_friction` are the
+only place where physbook decides how.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from physbook import _check
+
+
+@dataclass(frozen=True)
+class Material:
+    """What a body is made of.
+
+    Parameters
+    ----------
+    density
+        Mass per unit area, kg/m² (> 0).
+    restitution
+        Coefficient of restitution e in [0, 1]: the ratio of separating to approaching
+        normal speed in a collision (0 sticks, 1 bounces without loss).
+    friction
+        Coulomb friction coefficient μ ≥ 0: the tangential force is at most μ times the
+        normal force.
+    """
+
+    density: float = 1.0
+    restitution: float = 0.0
+    friction: float = 0.6
+
+    def __post_init__(self):
+        density = _check.positive_scalar(self.density, "density")
+        restitution = _check.non_negative_scalar(self.restitution, "restitution")
+        if restitution > 1.0:
+            raise ValueError(f"restitution must be in [0, 1], got {restitution}")
+        friction = _check.non_negative_scalar(self.friction, "friction")
+        object.__setattr__(self, "density", density)
+        object.__setattr__(self, "restitution", restitution)
+        object.__setattr__(self, "friction", friction)
+
+    @classmethod
+    def preset(cls, name: str) -> Material:
+        """The material called ``name`` in :data:`MATERIALS` (e.g. ``"wood"``)."""
+        _check.choice(name, "name", MATERIALS)
+        return MATERIALS[name]
+
+
+#: The material a body gets when none is given: density 1 kg/m², no bounce, and μ = 0.6,
+#: the defaults of Box2D's shape definition.
+DEFAULT_MATERIAL = Material(density=1.0, restitution=0.0, friction=0.6)
+
+#: Named presets. Density and restitution follow the materials table of Randy Gaul's
+#: "custom 2D physics engine" articles; friction is a typical dry sliding coefficient for
+#: the real material (see chapter 4 for the sources). The ``static`` preset is for
+#: scenery: a static body ignores density (its mass is infinite), so the table's density 0,
+#: which stood for "immovable", is replaced by ``kind="static"`` on the body.
+MATERIALS: dict[str, Material] = {
+    "rock": Material(density=0.6, restitution=0.1, friction=0.6),
+    "wood": Material(density=0.3, restitution=0.2, friction=0.4),
+    "metal": Material(density=1.2, restitution=0.05, friction=0.5),
+    "bouncy_ball": Material(density=0.3, restitution=0.8, friction=0.8),
+    "super_ball": Material(density=0.3, restitution=0.95, friction=0.9),
+    "pillow": Material(density=0.1, restitution=0.2, friction=0.5),
+    "static": Material(density=1.0, restitution=0.4, friction=0.6),
+}
+
+
+def _coefficients(value, name: str):
+    array = _check.finite_array(value, name)
+    if np.any(array < 0.0):
+        raise ValueError(f"{name} must be non-negative")
+    return array
+
+
+def _scalar_or_array(result: np.ndarray):
+    return float(result) if result.ndim == 0 else result
+
+
+def mix_restitution(a, b):
+    """Restitution of a contact between materials with restitutions ``a`` and ``b``.
+
+    e = min(a, b): the less elastic body wins, so a rubber ball dropped on a pillow does
+    not bounce. Works on scalars (returns a float) and on arrays (element-wise).
+    """
+    a = _coefficients(a, "a")
+    b = _coefficients(b, "b")
+    return _scalar_or_array(np.minimum(a, b))
+
+
+def mix_friction(a, b):
+    """Friction coefficient of a contact between materials with frictions ``a`` and ``b``.
+
+    μ = √(a·b), the geometric mean: ice (μ ≈ 0) on anything stays slippery, and two equal
+    materials keep their own coefficient. Works on scalars and on arrays (element-wise).
+    """
+    a = _coefficients(a, "a")
+    b = _coefficients(b, "b")
+    return _scalar_or_array(np.sqrt(a * b))

@@ -1,0 +1,290 @@
+"""Chapter 9: impulse resolution with restitution, friction and positional correction.
+
+For a contact point p with normal n (from body A to body B) the relative velocity is
+
+    v_rel = (v_B + ω_B × r_B) − (v_A + ω_A × r_A),   r_A = p − c_A,  r_B = p − c_B,
+
+and v_n = v_rel · n < 0 means the bodies approach there. An impulse j·n on B (−j·n on A)
+changes v_n by j·K with
+
+    K = 1/m_A + 1/m_B + (r_A × n)²/I_A + (r_B × n)²/I_B,
+
+so the impulse that makes v_n reach a target v* is j = (v* − v_n)/K. Newton's law of
+restitution sets v* = −e·v_n⁻, with v_n⁻ the approach speed measured once before the solve
+(and e = 0 below a threshold speed, so resting contacts do not jitter). An impulse may only
+push (j ≥ 0): a pair that already separates faster than v* is left alone.
+
+Friction acts along the tangent t = (−n_y, n_x) with an impulse that would stop the sliding
+there, clamped by Coulomb's law: the friction a point gives in a step is at most μ times the
+normal impulse it gives in that step. Inside the bound the point sticks (static friction),
+at the bound it slides (dynamic friction).
+
+The solver visits every contact point ``iterations`` times, each time with the velocities
+left by the previous ones, and then moves the bodies apart by ``percent`` of the
+penetration beyond ``slop`` (linear projection), which stops floating-point error from
+letting bodies sink into each other.
+
+Symbols in formulas: m mass, I inertia, c centre of mass, v velocity, ω angular velocity,
+r arm from c to p, e restitution, μ friction coefficient.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from physbook import _check
+from physbook._jit import njit
+
+
+@njit
+def _cross(ax, ay, bx, by):
+    """2D cross product a × b = a_x·b_y − a_y·b_x (a scalar)."""
+    return ax * by - ay * bx
+
+
+@njit
+def point_velocity(vx, vy, angular_velocity, rx, ry):
+    """Velocity of a body point at arm r from its centre: v + ω × r = (v_x − ω r_y, v_y + ω r_x)."""
+    return vx - angular_velocity * ry, vy + angular_velocity * rx
+
+
+@njit
+def inverse_effective_mass(inverse_mass_a, inverse_inertia_a, arm_cross_a,
+                           inverse_mass_b, inverse_inertia_b, arm_cross_b):
+    """K = 1/m_A + 1/m_B + (r_A × d)²/I_A + (r_B × d)²/I_B for a direction d (1/kg).
+
+    ``arm_cross_a`` is r_A × d, ``arm_cross_b`` is r_B × d. An impulse j along d changes
+    the relative velocity along d at the point by j·K.
+    """
+    return (inverse_mass_a + inverse_mass_b + inverse_inertia_a * arm_cross_a * arm_cross_a
+            + inverse_inertia_b * arm_cross_b * arm_cross_b)
+
+
+@njit
+def restitution_target(normal_velocity, restitution, threshold):
+    """Newton's law of restitution: the normal velocity to reach, v* = −e·v_n (m/s).
+
+    Only an approach faster than ``threshold`` (v_n < −threshold) bounces; slower contacts
+    aim at v* = 0 so that a body resting under gravity does not hop.
+    """
+    if normal_velocity < -threshold:
+        return -restitution * normal_velocity
+    return 0.0
+
+
+@njit
+def prepare_contacts(bodies, point_counts, normals, points, restitutions, centers, velocities,
+                     angular_velocities, inverse_masses, inverse_inertias,
+                     restitution_threshold, arms_a, arms_b, normal_masses, tangent_masses,
+                     targets):
+    """Per contact point: arms, effective masses 1/K along n and t, and the target v*.
+
+    Fills ``arms_a``/``arms_b`` (M, 2, 2), ``normal_masses``/``tangent_masses`` (M, 2) in kg
+    (0 where K = 0) and ``targets`` (M, 2) in m/s; the approach speed for restitution is
+    measured here, once, before any impulse of the step.
+    """
+    for m in range(bodies.shape[0]):
+        a = bodies[m, 0]
+        b = bodies[m, 1]
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        for k in range(point_counts[m]):
+            rax = points[m, k, 0] - centers[a, 0]
+            ray = points[m, k, 1] - centers[a, 1]
+            rbx = points[m, k, 0] - centers[b, 0]
+            rby = points[m, k, 1] - centers[b, 1]
+            arms_a[m, k, 0] = rax
+            arms_a[m, k, 1] = ray
+            arms_b[m, k, 0] = rbx
+            arms_b[m, k, 1] = rby
+            k_normal = inverse_effective_mass(
+                inverse_masses[a], inverse_inertias[a], _cross(rax, ray, nx, ny),
+                inverse_masses[b], inverse_inertias[b], _cross(rbx, rby, nx, ny))
+            # The tangent t = (−n_y, n_x).
+            k_tangent = inverse_effective_mass(
+                inverse_masses[a], inverse_inertias[a], _cross(rax, ray, -ny, nx),
+                inverse_masses[b], inverse_inertias[b], _cross(rbx, rby, -ny, nx))
+            normal_masses[m, k] = 1.0 / k_normal if k_normal > 0.0 else 0.0
+            tangent_masses[m, k] = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+            vax, vay = point_velocity(velocities[a, 0], velocities[a, 1],
+                                      angular_velocities[a], rax, ray)
+            vbx, vby = point_velocity(velocities[b, 0], velocities[b, 1],
+                                      angular_velocities[b], rbx, rby)
+            normal_velocity = (vbx - vax) * nx + (vby - vay) * ny
+            targets[m, k] = restitution_target(normal_velocity, restitutions[m],
+                                               restitution_threshold)
+
+
+@njit
+def apply_impulse(a, b, px, py, rax, ray, rbx, rby, velocities, angular_velocities,
+                  inverse_masses, inverse_inertias):
+    """Apply impulse P at the contact: −P on body A at arm r_A, +P on body B at arm r_B.
+
+    Δv_A = −P/m_A, Δω_A = −(r_A × P)/I_A; Δv_B = P/m_B, Δω_B = (r_B × P)/I_B. Bodies of
+    inverse mass 0 (static, kinematic) do not change.
+    """
+    velocities[a, 0] -= inverse_masses[a] * px
+    velocities[a, 1] -= inverse_masses[a] * py
+    angular_velocities[a] -= inverse_inertias[a] * _cross(rax, ray, px, py)
+    velocities[b, 0] += inverse_masses[b] * px
+    velocities[b, 1] += inverse_masses[b] * py
+    angular_velocities[b] += inverse_inertias[b] * _cross(rbx, rby, px, py)
+
+
+@njit
+def solve_velocities(bodies, point_counts, normals, frictions, arms_a, arms_b, normal_masses,
+                     tangent_masses, targets, velocities, angular_velocities, inverse_masses,
+                     inverse_inertias, iterations, normal_impulses, tangent_impulses):
+    """Visit every contact point ``iterations`` times, applying normal and friction impulses.
+
+    ``normal_impulses``/``tangent_impulses`` (M, 2) receive the totals of this step (N·s).
+    """
+    normal_impulses[:] = 0.0
+    tangent_impulses[:] = 0.0
+    for _ in range(iterations):
+        for m in range(bodies.shape[0]):
+            a = bodies[m, 0]
+            b = bodies[m, 1]
+            nx = normals[m, 0]
+            ny = normals[m, 1]
+            tx = -ny
+            ty = nx
+            for k in range(point_counts[m]):
+                rax = arms_a[m, k, 0]
+                ray = arms_a[m, k, 1]
+                rbx = arms_b[m, k, 0]
+                rby = arms_b[m, k, 1]
+                # Normal: j = (v* − v_n)/K, applied only if it pushes (j > 0); a pair
+                # already separating faster than v* needs nothing.
+                vax, vay = point_velocity(velocities[a, 0], velocities[a, 1],
+                                          angular_velocities[a], rax, ray)
+                vbx, vby = point_velocity(velocities[b, 0], velocities[b, 1],
+                                          angular_velocities[b], rbx, rby)
+                normal_velocity = (vbx - vax) * nx + (vby - vay) * ny
+                j = (targets[m, k] - normal_velocity) * normal_masses[m, k]
+                if j > 0.0:
+                    apply_impulse(a, b, j * nx, j * ny, rax, ray, rbx, rby, velocities,
+                                  angular_velocities, inverse_masses, inverse_inertias)
+                    normal_impulses[m, k] += j
+                # Friction: the impulse that stops sliding, jt = −v_t/K_t, with the step's
+                # total at this point kept within Coulomb's cone |Σjt| ≤ μ·Σj.
+                vax, vay = point_velocity(velocities[a, 0], velocities[a, 1],
+                                          angular_velocities[a], rax, ray)
+                vbx, vby = point_velocity(velocities[b, 0], velocities[b, 1],
+                                          angular_velocities[b], rbx, rby)
+                tangent_velocity = (vbx - vax) * tx + (vby - vay) * ty
+                bound = frictions[m] * normal_impulses[m, k]
+                total = tangent_impulses[m, k] - tangent_velocity * tangent_masses[m, k]
+                total = min(max(total, -bound), bound)
+                jt = total - tangent_impulses[m, k]
+                tangent_impulses[m, k] = total
+                if jt != 0.0:
+                    apply_impulse(a, b, jt * tx, jt * ty, rax, ray, rbx, rby, velocities,
+                                  angular_velocities, inverse_masses, inverse_inertias)
+
+
+@njit
+def correct_positions(bodies, point_counts, normals, depths, inverse_masses, centers, percent,
+                      slop):
+    """Linear projection: move each pair apart by ``percent`` of its depth beyond ``slop``.
+
+    With d the pair's deepest point, the shift s = percent·max(d − slop, 0)/(1/m_A + 1/m_B)
+    along n moves A's centre by −s/m_A and B's by +s/m_B (the lighter body moves more; the
+    pair's centre of mass stays). Angles do not change; the world recomputes the origins
+    from the centres when it integrates positions.
+    """
+    for m in range(bodies.shape[0]):
+        a = bodies[m, 0]
+        b = bodies[m, 1]
+        inverse_mass_sum = inverse_masses[a] + inverse_masses[b]
+        if inverse_mass_sum <= 0.0:
+            continue
+        depth = depths[m, 0]
+        for k in range(1, point_counts[m]):
+            depth = max(depth, depths[m, k])
+        shift = percent * max(depth - slop, 0.0) / inverse_mass_sum
+        if shift == 0.0:
+            continue
+        for axis in range(2):
+            delta = shift * normals[m, axis]
+            centers[a, axis] -= inverse_masses[a] * delta
+            centers[b, axis] += inverse_masses[b] * delta
+
+
+class ImpulseSolver:
+    """The impulse method of chapter 9 as a world's contact solver stage.
+
+    Parameters
+    ----------
+    iterations
+        Passes over all contact points per step (≥ 1).
+    percent
+        Fraction of the penetration beyond ``slop`` removed per step by positional
+        correction, in [0, 1]; 0 switches the correction off.
+    slop
+        Penetration (m) allowed without correction, ≥ 0; it stops resting bodies from
+        jittering between touching and not touching.
+    restitution_threshold
+        Approach speed (m/s) below which a contact does not bounce (e = 0), ≥ 0.
+    """
+
+    def __init__(self, iterations: int = 10, percent: float = 0.4, slop: float = 0.01,
+                 restitution_threshold: float = 1.0):
+        self.iterations = _check.positive_int(iterations, "iterations")
+        self.percent = _check.non_negative_scalar(percent, "percent")
+        if self.percent > 1.0:
+            raise ValueError(f"percent must be at most 1, got {self.percent}")
+        self.slop = _check.non_negative_scalar(slop, "slop")
+        self.restitution_threshold = _check.non_negative_scalar(
+            restitution_threshold, "restitution_threshold")
+
+    def __repr__(self) -> str:
+        return (f"ImpulseSolver(iterations={self.iterations}, percent={self.percent:g}, "
+                f"slop={self.slop:g}, restitution_threshold={self.restitution_threshold:g})")
+
+    def solve(self, world, contacts, dt: float) -> None:
+        """Resolve ``contacts`` (a :class:`~physbook.contacts.Contacts`) in ``world``.
+
+        Changes the velocities of the world's dynamic bodies, then their positions by the
+        positional correction; records each point's impulses of the step in ``contacts``.
+        ``dt`` is unused by this solver (its corrections are per step, not per second).
+        """
+        count = contacts.count
+        if count == 0:
+            return
+        arms_a = np.empty((count, 2, 2))
+        arms_b = np.empty((count, 2, 2))
+        normal_masses = np.zeros((count, 2))
+        tangent_masses = np.zeros((count, 2))
+        targets = np.zeros((count, 2))
+        velocities = world.velocities
+        angular_velocities = world.angular_velocities
+        inverse_masses = world.inverse_masses
+        inverse_inertias = world.inverse_inertias
+        centers = world.centers
+        prepare_contacts(contacts.bodies, contacts.point_counts, contacts.normals,
+                         contacts.points, contacts.restitutions, centers, velocities,
+                         angular_velocities, inverse_masses, inverse_inertias,
+                         self.restitution_threshold, arms_a, arms_b, normal_masses,
+                         tangent_masses, targets)
+        solve_velocities(contacts.bodies, contacts.point_counts, contacts.normals,
+                         contacts.frictions, arms_a, arms_b, normal_masses, tangent_masses,
+                         targets, velocities, angular_velocities, inverse_masses,
+                         inverse_inertias, self.iterations, contacts.normal_impulses,
+                         contacts.tangent_impulses)
+        if self.percent > 0.0:
+            correct_positions(contacts.bodies, contacts.point_counts, contacts.normals,
+                              contacts.depths, inverse_masses, centers, self.percent,
+                              self.slop)
+
+
+#: Contact solvers by name; a World takes a name or a solver object with ``solve``.
+SOLVERS = {"impulse": ImpulseSolver}
+
+
+def contact_solver(name_or_solver):
+    """Resolve a solver given by name (a default-configured one) or as an object."""
+    if hasattr(name_or_solver, "solve"):
+        return name_or_solver
+    name = _check.choice(name_or_solver, "solver", SOLVERS)
+    return SOLVERS[name]()

@@ -1,0 +1,48 @@
+"""Chapter 5: a position-based (Verlet) engine of particles, edges and convex bodies.
+
+``VerletWorld`` holds everything in arrays; the compiled kernels it runs live in the
+sub-modules, one idea each:
+
+- :mod:`~physbook.verlet.integrate`: position Verlet and the walls;
+- :mod:`~physbook.verlet.constraints`: distance constraints, rigid and compliant (XPBD);
+- :mod:`~physbook.verlet.collide`: SAT over boundary edges and the vertex–edge response;
+- :mod:`~physbook.verlet.solver`: the step that ties them together;
+- :mod:`~physbook.verlet.world`: the world, its bodies, factories and interaction;
+- :mod:`~physbook.verlet.scenes`: the seed's demo and a hanging cloth.
+"""
+
+from physbook.verlet.collide import (
+    collide_bodies,
+    edge_parameter,
+    find_contact,
+    project_body,
+    respond_vertex_edge,
+    update_bodies,
+)
+from physbook.verlet.constraints import satisfy_edges, satisfy_edges_compliant, stretched_edges
+from physbook.verlet.handles import VerletBody, VerletContact, VerletSnapshot
+from physbook.verlet.integrate import integrate_particles, keep_in_bounds
+from physbook.verlet.scenes import hanging_cloth, verlet_demo_world
+from physbook.verlet.solver import step_world
+from physbook.verlet.world import VerletWorld
+
+__all__ = [
+    "VerletBody",
+    "VerletContact",
+    "VerletSnapshot",
+    "VerletWorld",
+    "collide_bodies",
+    "edge_parameter",
+    "find_contact",
+    "hanging_cloth",
+    "integrate_particles",
+    "keep_in_bounds",
+    "project_body",
+    "respond_vertex_edge",
+    "satisfy_edges",
+    "satisfy_edges_compliant",
+    "step_world",
+    "stretched_edges",
+    "update_bodies",
+    "verlet_demo_world",
+]

@@ -1,0 +1,470 @@
+"""The Verlet world: particles, edges and bodies kept in growable numpy arrays.
+
+Particles carry a position, a previous position, a force accumulator and an inverse mass
+(0 = pinned). Edges join two particles at a rest length; a ``boundary`` flag marks the edges
+that form a body's outline (the only ones collision looks at) as opposed to interior braces.
+A body is a convex set of particles and edges with a mass; its centre and AABB are recomputed
+from the particles whenever they are needed. Arrays double their capacity when full.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from physbook import _check
+from physbook.verlet.constraints import stretched_edges
+from physbook.verlet.factories import ShapeFactories
+from physbook.verlet.handles import (
+    MINIMUM_EDGE_LENGTH,
+    VerletBody,
+    VerletSnapshot,
+    _flag,
+)
+from physbook.verlet.interaction import Interaction
+from physbook.verlet.solver import step_world
+
+SOLVERS = ("verlet", "xpbd")
+
+
+def _grown(array: np.ndarray, needed: int, fill=0) -> np.ndarray:
+    """``array`` if it holds ``needed`` rows, else a copy with the capacity doubled."""
+    if needed <= len(array):
+        return array
+    capacity = max(needed, 2 * len(array))
+    bigger = np.full((capacity,) + array.shape[1:], fill, dtype=array.dtype)
+    bigger[: len(array)] = array
+    return bigger
+
+
+class VerletWorld(ShapeFactories, Interaction):
+    """A position-based world of particles, edges ("poles") and convex bodies.
+
+    Parameters
+    ----------
+    gravity
+        Acceleration of every free particle (m/s²).
+    iterations
+        Passes per step (per substep) over walls, edges and collisions; at least 1.
+    bounds
+        ``(x_min, y_min, x_max, y_max)`` walls in m, or None for an open world.
+    solver
+        ``"verlet"``: the seed's rigid projection of each edge. ``"xpbd"``: compliant edges,
+        each with compliance α = ``compliance`` (m/N; 0 is rigid) and a Lagrange multiplier.
+    compliance
+        XPBD compliance α (m/N), the inverse of the edge stiffness. Only for ``"xpbd"``.
+    substeps
+        Each step is split into this many substeps, each integrated and iterated in full.
+    damping
+        Fraction of the implicit velocity removed per (sub)step, in [0, 1).
+    """
+
+    def __init__(self, gravity=(0.0, -10.0), iterations: int = 10, bounds=None, *,
+                 solver: str = "verlet", compliance: float = 0.0, substeps: int = 1,
+                 damping: float = 0.0):
+        self.gravity = gravity
+        self.iterations = iterations
+        self.bounds = bounds
+        self.solver = _check.choice(solver, "solver", SOLVERS)
+        self.compliance = _check.non_negative_scalar(compliance, "compliance")
+        if self.solver == "verlet" and self.compliance != 0.0:
+            raise ValueError('compliance is an XPBD setting: use solver="xpbd" with it')
+        self.substeps = _check.positive_int(substeps, "substeps")
+        damping = _check.non_negative_scalar(damping, "damping")
+        if damping >= 1.0:
+            raise ValueError(f"damping must be below 1, got {damping}")
+        self.damping = damping
+
+        capacity = 16
+        self._position = np.zeros((capacity, 2))
+        self._previous = np.zeros((capacity, 2))
+        self._force = np.zeros((capacity, 2))
+        self._mass = np.ones(capacity)
+        self._inverse_mass = np.zeros(capacity)
+        self._pinned = np.zeros(capacity, dtype=np.bool_)
+        self._particle_count = 0
+
+        self._edge_ends = np.zeros((capacity, 2), dtype=np.int64)
+        self._rest_length = np.zeros(capacity)
+        self._boundary = np.zeros(capacity, dtype=np.bool_)
+        self._tear_ratio = np.full(capacity, np.inf)
+        self._multipliers = np.zeros(capacity)
+        self._edge_count = 0
+        self._tearable = False
+        self.torn_edges = 0
+        """Edges removed so far because they stretched past their tear ratio."""
+
+        self._body_particle_start = np.zeros(capacity, dtype=np.int64)
+        self._body_particle_count = np.zeros(capacity, dtype=np.int64)
+        self._body_particles = np.zeros(capacity, dtype=np.int64)
+        self._body_particles_used = 0
+        self._body_edge_start = np.zeros(capacity, dtype=np.int64)
+        self._body_edge_count = np.zeros(capacity, dtype=np.int64)
+        self._body_edges = np.zeros(capacity, dtype=np.int64)
+        self._body_edges_used = 0
+        self._body_mass = np.ones(capacity)
+        self._centers = np.zeros((capacity, 2))
+        self._boxes = np.zeros((capacity, 4))
+        self._body_count = 0
+
+        self._grabbed = -1
+        self.last_responses = 0
+        """Vertex–edge responses applied during the last step."""
+
+    # ----------------------------------------------------------------- settings
+    @property
+    def gravity(self) -> np.ndarray:
+        """Acceleration of every free particle (m/s²)."""
+        return self._gravity.copy()
+
+    @gravity.setter
+    def gravity(self, value) -> None:
+        self._gravity = _check.vector(value, "gravity")
+
+    @property
+    def iterations(self) -> int:
+        """Passes over walls, edges and collisions per (sub)step."""
+        return self._iterations
+
+    @iterations.setter
+    def iterations(self, value: int) -> None:
+        self._iterations = _check.positive_int(value, "iterations")
+
+    @property
+    def bounds(self) -> tuple | None:
+        """``(x_min, y_min, x_max, y_max)`` walls (m), or None."""
+        return None if self._bounds is None else tuple(float(b) for b in self._bounds)
+
+    @bounds.setter
+    def bounds(self, value) -> None:
+        if value is None:
+            self._bounds = None
+            return
+        box = _check.finite_array(value, "bounds")
+        if box.shape != (4,):
+            raise ValueError(f"bounds must be (x_min, y_min, x_max, y_max), got shape {box.shape}")
+        if not (box[0] < box[2] and box[1] < box[3]):
+            raise ValueError(f"bounds must have x_min < x_max and y_min < y_max, got {box}")
+        self._bounds = box
+
+    # ----------------------------------------------------------------- state views
+    @property
+    def particle_count(self) -> int:
+        return self._particle_count
+
+    @property
+    def edge_count(self) -> int:
+        return self._edge_count
+
+    @property
+    def body_count(self) -> int:
+        return self._body_count
+
+    @property
+    def positions(self) -> np.ndarray:
+        """Particle positions (m), shape (n, 2): a live view; writing moves particles."""
+        return self._position[: self._particle_count]
+
+    @property
+    def previous_positions(self) -> np.ndarray:
+        """Positions one (sub)step ago (m), shape (n, 2): a live view."""
+        return self._previous[: self._particle_count]
+
+    @property
+    def masses(self) -> np.ndarray:
+        """Particle masses (kg), shape (n,)."""
+        return self._mass[: self._particle_count].copy()
+
+    @property
+    def inverse_masses(self) -> np.ndarray:
+        """Particle inverse masses (1/kg), 0 for pinned or grabbed particles, shape (n,)."""
+        return self._inverse_mass[: self._particle_count].copy()
+
+    @property
+    def pinned(self) -> np.ndarray:
+        """True for pinned particles, shape (n,)."""
+        return self._pinned[: self._particle_count].copy()
+
+    @property
+    def edges(self) -> np.ndarray:
+        """Particle index pairs of the edges, shape (m, 2)."""
+        return self._edge_ends[: self._edge_count].copy()
+
+    @property
+    def rest_lengths(self) -> np.ndarray:
+        """Rest length of each edge (m), shape (m,)."""
+        return self._rest_length[: self._edge_count].copy()
+
+    @property
+    def boundary(self) -> np.ndarray:
+        """True for boundary edges (collision looks at them), False for braces."""
+        return self._boundary[: self._edge_count].copy()
+
+    @property
+    def bodies(self) -> list[VerletBody]:
+        return [VerletBody(self, b) for b in range(self._body_count)]
+
+    def body(self, index: int) -> VerletBody:
+        """Handle on body ``index``."""
+        index = self._index(index, self._body_count, "index")
+        return VerletBody(self, index)
+
+    def _index(self, value, count: int, name: str) -> int:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an integer index, got {type(value).__name__}")
+        value = int(value)
+        if not 0 <= value < count:
+            raise ValueError(f"{name} must be in [0, {count}), got {value}")
+        return value
+
+    def _particle_indices(self, values, name: str) -> np.ndarray:
+        indices = np.asarray(values)
+        if indices.ndim != 1 or not np.issubdtype(indices.dtype, np.integer):
+            raise TypeError(f"{name} must be a 1D sequence of integer indices")
+        if np.any((indices < 0) | (indices >= self._particle_count)):
+            raise ValueError(f"{name} must index existing particles [0, {self._particle_count})")
+        return indices.astype(np.int64)
+
+    # ----------------------------------------------------------------- particles
+    def _append_particles(self, points: np.ndarray, mass: float, pinned: bool) -> np.ndarray:
+        n = len(points)
+        first = self._particle_count
+        needed = first + n
+        self._position = _grown(self._position, needed)
+        self._previous = _grown(self._previous, needed)
+        self._force = _grown(self._force, needed)
+        self._mass = _grown(self._mass, needed, 1.0)
+        self._inverse_mass = _grown(self._inverse_mass, needed)
+        self._pinned = _grown(self._pinned, needed, False)
+        rows = slice(first, needed)
+        self._position[rows] = points
+        self._previous[rows] = points  # at rest: no implicit velocity
+        self._force[rows] = 0.0
+        self._mass[rows] = mass
+        self._pinned[rows] = pinned
+        self._inverse_mass[rows] = 0.0 if pinned else 1.0 / mass
+        self._particle_count = needed
+        return np.arange(first, needed, dtype=np.int64)
+
+    def add_particle(self, position, mass: float = 1.0, pinned: bool = False) -> int:
+        """Add a particle at rest at ``position`` (m) with ``mass`` (kg); return its index.
+
+        A pinned particle never moves (inverse mass 0) until it is unpinned.
+        """
+        position = _check.vector(position, "position")
+        mass = _check.positive_scalar(mass, "mass")
+        pinned = _flag(pinned, "pinned")
+        return int(self._append_particles(position[None, :], mass, pinned)[0])
+
+    def pin(self, index: int, pinned: bool = True) -> None:
+        """Pin (or free) particle ``index``. Pinning also stops it: x_prev ← x."""
+        index = self._index(index, self._particle_count, "index")
+        pinned = _flag(pinned, "pinned")
+        self._pinned[index] = pinned
+        if pinned:
+            self._previous[index] = self._position[index]
+        if index != self._grabbed:
+            self._inverse_mass[index] = 0.0 if pinned else 1.0 / self._mass[index]
+
+    def apply_force(self, index: int, force) -> None:
+        """Add ``force`` (N) to particle ``index`` for the next step only."""
+        index = self._index(index, self._particle_count, "index")
+        self._force[index] += _check.vector(force, "force")
+
+    def set_velocity(self, indices, velocity, dt: float) -> None:
+        """Give particles ``velocity`` (m/s) for steps of ``dt`` s: x_prev ← x − v h.
+
+        h = dt / substeps is the (sub)step over which the implicit velocity x − x_prev acts.
+        """
+        indices = self._particle_indices(np.atleast_1d(indices), "indices")
+        velocity = _check.points(velocity, "velocity")
+        h = _check.positive_scalar(dt, "dt") / self.substeps
+        self._previous[indices] = self._position[indices] - velocity * h
+
+    def velocities(self, dt: float) -> np.ndarray:
+        """Implicit particle velocities (x − x_prev) / h (m/s), h = dt / substeps; shape (n, 2)."""
+        h = _check.positive_scalar(dt, "dt") / self.substeps
+        return (self.positions - self.previous_positions) / h
+
+    def momentum(self, dt: float) -> np.ndarray:
+        """Total linear momentum Σ m v (kg·m/s) of the particles for steps of ``dt`` s."""
+        return self.masses @ self.velocities(dt)
+
+    # ----------------------------------------------------------------- edges
+    def _append_edges(self, ends: np.ndarray, boundary: bool, tear_ratio: float) -> np.ndarray:
+        ends = np.asarray(ends, dtype=np.int64).reshape(-1, 2)
+        if np.any(ends[:, 0] == ends[:, 1]):
+            raise ValueError("an edge must join two different particles")
+        lengths = np.linalg.norm(self._position[ends[:, 1]] - self._position[ends[:, 0]], axis=1)
+        if np.any(lengths < MINIMUM_EDGE_LENGTH):
+            raise ValueError(
+                f"an edge must have a rest length of at least {MINIMUM_EDGE_LENGTH} m: its "
+                "particles lie on top of each other (zero-length edge)"
+            )
+        first = self._edge_count
+        needed = first + len(ends)
+        self._edge_ends = _grown(self._edge_ends, needed)
+        self._rest_length = _grown(self._rest_length, needed)
+        self._boundary = _grown(self._boundary, needed, False)
+        self._tear_ratio = _grown(self._tear_ratio, needed, np.inf)
+        self._multipliers = _grown(self._multipliers, needed)
+        rows = slice(first, needed)
+        self._edge_ends[rows] = ends
+        self._rest_length[rows] = lengths
+        self._boundary[rows] = boundary
+        self._tear_ratio[rows] = tear_ratio
+        self._edge_count = needed
+        if math.isfinite(tear_ratio):
+            self._tearable = True
+        return np.arange(first, needed, dtype=np.int64)
+
+    @staticmethod
+    def _tear_ratio_value(tear_ratio) -> float:
+        if tear_ratio is None:
+            return math.inf
+        tear_ratio = _check.finite_scalar(tear_ratio, "tear_ratio")
+        if tear_ratio <= 1.0:
+            raise ValueError(f"tear_ratio must exceed 1 (a stretch factor), got {tear_ratio}")
+        return tear_ratio
+
+    def add_edge(self, i: int, j: int, boundary: bool = True, tear_ratio: float | None = None
+                 ) -> int:
+        """Join particles ``i`` and ``j`` at their current distance; return the edge index.
+
+        ``boundary`` edges outline a body and take part in collision; braces (False) only
+        hold shape. With ``tear_ratio`` the edge is removed after a step in which it is
+        longer than ``tear_ratio`` × its rest length.
+        """
+        i = self._index(i, self._particle_count, "i")
+        j = self._index(j, self._particle_count, "j")
+        boundary = _flag(boundary, "boundary")
+        tear_ratio = self._tear_ratio_value(tear_ratio)
+        return int(self._append_edges(np.array([[i, j]]), boundary, tear_ratio)[0])
+
+    def edge_lengths(self) -> np.ndarray:
+        """Current length of each edge (m), shape (m,)."""
+        ends = self._edge_ends[: self._edge_count]
+        return np.linalg.norm(self.positions[ends[:, 1]] - self.positions[ends[:, 0]], axis=1)
+
+    def edge_errors(self) -> np.ndarray:
+        """Relative length error |L − L₀| / L₀ of each edge, shape (m,)."""
+        rest = self._rest_length[: self._edge_count]
+        return np.abs(self.edge_lengths() - rest) / rest
+
+    def max_edge_error(self) -> float:
+        """The largest relative edge-length error (0 when there are no edges)."""
+        return float(self.edge_errors().max()) if self._edge_count else 0.0
+
+    def _remove_edges(self, remove: np.ndarray) -> None:
+        keep = ~remove
+        count = int(keep.sum())
+        new_index = np.cumsum(keep) - 1
+        for name in ("_edge_ends", "_rest_length", "_boundary", "_tear_ratio"):
+            array = getattr(self, name)
+            array[:count] = array[: self._edge_count][keep]
+        # body edges never tear (add_body refuses tearable edges), so they all survive
+        used = self._body_edges_used
+        self._body_edges[:used] = new_index[self._body_edges[:used]]
+        self._edge_count = count
+
+    # ----------------------------------------------------------------- bodies
+    def add_body(self, particles, edges, mass: float | None = None) -> VerletBody:
+        """Group existing particles and edges into a convex body that collides.
+
+        ``mass`` (kg) shares collision pushes between bodies; by default it is the sum of the
+        particle masses. The body's boundary edges must outline a convex shape.
+        """
+        particles = self._particle_indices(particles, "particles")
+        edges = np.asarray(edges)
+        if edges.ndim != 1 or not np.issubdtype(edges.dtype, np.integer):
+            raise TypeError("edges must be a 1D sequence of integer edge indices")
+        if np.any((edges < 0) | (edges >= self._edge_count)):
+            raise ValueError(f"edges must index existing edges [0, {self._edge_count})")
+        if len(np.unique(particles)) != len(particles) or len(particles) < 3:
+            raise ValueError("a body needs at least 3 distinct particles")
+        if not np.all(np.isin(self._edge_ends[edges], particles)):
+            raise ValueError("every edge of a body must join two of its particles")
+        if not np.any(self._boundary[edges]):
+            raise ValueError("a body needs at least one boundary edge")
+        if np.any(np.isfinite(self._tear_ratio[edges])):
+            raise ValueError("a body's edges cannot tear (give them no tear_ratio)")
+        if mass is None:
+            mass = float(self._mass[particles].sum())
+        mass = _check.positive_scalar(mass, "mass")
+        # boundary edges first: the collision loop meets them first
+        edges = np.concatenate([edges[self._boundary[edges]], edges[~self._boundary[edges]]])
+
+        b = self._body_count
+        for name in ("_body_particle_start", "_body_particle_count", "_body_edge_start",
+                     "_body_edge_count"):
+            setattr(self, name, _grown(getattr(self, name), b + 1))
+        self._body_mass = _grown(self._body_mass, b + 1, 1.0)
+        self._centers = _grown(self._centers, b + 1)
+        self._boxes = _grown(self._boxes, b + 1)
+        p_used, e_used = self._body_particles_used, self._body_edges_used
+        self._body_particles = _grown(self._body_particles, p_used + len(particles))
+        self._body_edges = _grown(self._body_edges, e_used + len(edges))
+        self._body_particles[p_used : p_used + len(particles)] = particles
+        self._body_edges[e_used : e_used + len(edges)] = edges
+        self._body_particle_start[b] = p_used
+        self._body_particle_count[b] = len(particles)
+        self._body_edge_start[b] = e_used
+        self._body_edge_count[b] = len(edges)
+        self._body_mass[b] = mass
+        self._body_particles_used += len(particles)
+        self._body_edges_used += len(edges)
+        self._body_count = b + 1
+        return VerletBody(self, b)
+
+    # ----------------------------------------------------------------- stepping
+    def step(self, dt: float) -> None:
+        """Advance the world by ``dt`` seconds.
+
+        Forces → position Verlet → ``iterations`` × (walls, edges, collisions), once per
+        substep; then edges stretched past their tear ratio are removed and forces cleared.
+        """
+        dt = _check.positive_scalar(dt, "dt")
+        n = self._particle_count
+        state_ok = np.isfinite(self._position[:n]).all() and np.isfinite(self._previous[:n]).all()
+        if not state_ok:
+            raise ValueError("particle positions must be finite (a NaN or inf was written)")
+        bounds = self._bounds if self._bounds is not None else np.zeros(4)
+        self.last_responses = int(step_world(
+            self._position, self._previous, self._force, self._inverse_mass, n,
+            float(self._gravity[0]), float(self._gravity[1]), dt, self.damping, self.substeps,
+            self._iterations, self.solver == "xpbd", self.compliance, self._multipliers,
+            self._bounds is not None, bounds, self._edge_ends, self._rest_length,
+            self._boundary, self._edge_count, self._body_particle_start,
+            self._body_particle_count, self._body_particles, self._body_edge_start,
+            self._body_edge_count, self._body_edges, self._body_mass, self._body_count,
+            self._centers, self._boxes))
+        self._force[:n] = 0.0
+        if self._tearable and self._edge_count:
+            torn = np.zeros(self._edge_count, dtype=np.bool_)
+            count = stretched_edges(self._position, self._edge_ends, self._rest_length,
+                                    self._tear_ratio, self._edge_count, torn)
+            if count:
+                self._remove_edges(torn)
+                self.torn_edges += int(count)
+
+    def snapshot(self) -> VerletSnapshot:
+        """A copy of what an animation frame draws."""
+        bodies = tuple(body.particles for body in self.bodies)
+        return VerletSnapshot(self.positions.copy(), self.edges, self.boundary, self.pinned,
+                              bodies, self.bounds)
+
+    def record(self, steps: int, dt: float, every: int = 1) -> list[VerletSnapshot]:
+        """Step ``steps`` times and return the start plus a snapshot every ``every`` steps."""
+        steps = _check.positive_int(steps, "steps", minimum=0)
+        every = _check.positive_int(every, "every")
+        frames = [self.snapshot()]
+        for k in range(1, steps + 1):
+            self.step(dt)
+            if k % every == 0:
+                frames.append(self.snapshot())
+        return frames
+
+    def __repr__(self) -> str:
+        return (f"VerletWorld(particles={self._particle_count}, edges={self._edge_count}, "
+                f"bodies={self._body_count}, solver={self.solver!r})")

@@ -1,0 +1,222 @@
+"""Drawing vectors, frames, lines and halfspaces (chapter 1), and the step pipeline (preface).
+
+Every helper draws on a matplotlib ``Axes`` it is given and returns what it drew, so a
+chapter composes a figure from several calls. Positions are in metres, y up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.patches import FancyArrowPatch, Polygon
+
+from physbook import _check
+from physbook.vec import Line, Transform
+
+#: The stages of one ``World.step(dt)``, in order, each with the chapters that build it and
+#: the colour group it is drawn in (motion, collision detection, contact solving, bookkeeping).
+PIPELINE_STAGES: tuple[tuple[str, str, str], ...] = (
+    ("apply forces\ngravity, user forces", "ch 4", "motion"),
+    ("integrate velocities\nv += dt·F/m", "ch 2, 4", "motion"),
+    ("broad phase\ncandidate pairs", "ch 11", "detection"),
+    ("narrow phase\ncontact manifolds", "ch 6, 7, 8", "detection"),
+    ("solve contacts\nimpulses", "ch 9, 10", "solving"),
+    ("integrate positions\nx += dt·v", "ch 2, 4", "motion"),
+    ("clear forces", "ch 4", "bookkeeping"),
+)
+
+_GROUP_COLOURS = {
+    "motion": "#cfe2f3",
+    "detection": "#fce5cd",
+    "solving": "#d9ead3",
+    "bookkeeping": "#eeeeee",
+}
+
+
+def plane(ax: Axes, limits: Sequence[float] | None = None, *, unit: str = "m") -> Axes:
+    """Prepare ``ax`` as a piece of the plane: equal scales, labelled axes, optional limits.
+
+    ``limits`` is ``(xmin, xmax, ymin, ymax)`` in metres.
+    """
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xlabel(f"x ({unit})" if unit else "x")
+    ax.set_ylabel(f"y ({unit})" if unit else "y")
+    if limits is not None:
+        xmin, xmax, ymin, ymax = (float(value) for value in limits)
+        ax.set_xlim(xmin, xmax)
+        ax.set_ylim(ymin, ymax)
+    return ax
+
+
+def draw_vector(
+    ax: Axes,
+    vector,
+    tail=(0.0, 0.0),
+    *,
+    label: str | None = None,
+    color: str = "C0",
+    width: float = 1.8,
+    **style,
+) -> FancyArrowPatch:
+    """Draw ``vector`` as an arrow from ``tail`` to ``tail + vector``, labelled at its head.
+
+    The arrow's ends are added to the data limits, so autoscaling keeps it in view.
+    """
+    vector = _check.vector(vector, "vector")
+    tail = _check.vector(tail, "tail")
+    head = tail + vector
+    arrow = FancyArrowPatch(
+        tuple(tail), tuple(head), arrowstyle="-|>", mutation_scale=14, color=color,
+        linewidth=width, shrinkA=0.0, shrinkB=0.0, **style,
+    )
+    ax.add_patch(arrow)
+    ax.update_datalim(np.array([tail, head]))
+    ax.autoscale_view()
+    if label:
+        # Put the label just beyond the head, along the arrow, so it does not cover it.
+        size = float(np.hypot(*vector))
+        offset = 12.0 * vector / size if size > 0.0 else np.zeros(2)
+        ax.annotate(
+            label, tuple(head), xytext=tuple(offset), textcoords="offset points",
+            color=color, ha="center", va="center",
+        )
+    return arrow
+
+
+def draw_frame(
+    ax: Axes, transform: Transform, size: float = 1.0, *, label: str | None = None
+) -> None:
+    """Draw a frame's axes: its local x (red) and y (green) directions from its origin."""
+    size = _check.positive_scalar(size, "size")
+    origin = transform.position
+    x_axis, y_axis = transform.rotate_to_world(np.array([[size, 0.0], [0.0, size]]))
+    draw_vector(ax, x_axis, origin, color="#cc3333", width=1.4)
+    draw_vector(ax, y_axis, origin, color="#2e8b57", width=1.4)
+    ax.plot(*origin, "o", color="black", markersize=3)
+    if label:
+        ax.annotate(
+            label, tuple(origin), xytext=(-6, -6), textcoords="offset points",
+            ha="right", va="top", fontsize=9,
+        )
+
+
+def draw_outline(
+    ax: Axes, vertices, *, closed: bool = True, color: str = "C0", fill_alpha: float = 0.15,
+    **style,
+) -> None:
+    """Draw a polygon (or, with ``closed=False``, a polyline) through ``vertices`` (N, 2)."""
+    vertices = _check.points(vertices, "vertices").reshape(-1, 2)
+    if closed:
+        ax.add_patch(
+            Polygon(vertices, closed=True, facecolor=color, alpha=fill_alpha, edgecolor="none")
+        )
+        vertices = np.vstack([vertices, vertices[:1]])
+    ax.plot(vertices[:, 0], vertices[:, 1], color=color, **style)
+
+
+def _view_box(ax: Axes) -> np.ndarray:
+    """The corners of the visible data rectangle, counter-clockwise."""
+    (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+def clip_to_halfspace(vertices, line: Line, keep: str = "back") -> np.ndarray:
+    """The part of a convex polygon on one side of ``line`` (Sutherland–Hodgman, one edge).
+
+    ``keep="back"`` keeps n·p − offset ≤ 0, ``"front"`` keeps ≥ 0. Returns (M, 2), M may be 0.
+    """
+    vertices = _check.points(vertices, "vertices").reshape(-1, 2)
+    keep = _check.choice(keep, "keep", ("back", "front"))
+    sign = -1.0 if keep == "back" else 1.0
+    distance = sign * line.signed_distance(vertices)  # ≥ 0 means "keep"
+    kept = []
+    for i in range(len(vertices)):
+        j = (i + 1) % len(vertices)
+        if distance[i] >= 0.0:
+            kept.append(vertices[i])
+        if (distance[i] >= 0.0) != (distance[j] >= 0.0):
+            # The edge crosses the line: cut it where the distance is zero.
+            t = distance[i] / (distance[i] - distance[j])
+            kept.append(vertices[i] + t * (vertices[j] - vertices[i]))
+    return np.array(kept).reshape(-1, 2)
+
+
+def draw_line(
+    ax: Axes,
+    line: Line,
+    *,
+    color: str = "C3",
+    shade: str | None = None,
+    normal_at=None,
+    label: str | None = None,
+) -> None:
+    """Draw the line n·p = offset across the current view, with its normal.
+
+    Set the axis limits first (e.g. with :func:`plane`): the line is clipped to them.
+    ``shade`` ("back" or "front") tints that halfspace; ``normal_at`` is where the normal
+    arrow starts (default: the point of the line nearest the view's centre).
+    """
+    box = _view_box(ax)
+    centre = box.mean(axis=0)
+    along = np.array([-line.normal[1], line.normal[0]])
+    foot = line.project(centre)
+    reach = float(np.hypot(*(box[2] - box[0])))  # the view's diagonal: enough to cross it
+    ends = np.array([foot - reach * along, foot + reach * along])
+    if shade is not None:
+        region = clip_to_halfspace(box, line, keep=shade)
+        if len(region):
+            ax.add_patch(Polygon(region, closed=True, facecolor=color, alpha=0.12, lw=0))
+    limits = ax.get_xlim(), ax.get_ylim()
+    ax.plot(ends[:, 0], ends[:, 1], color=color, label=label)
+    start = foot if normal_at is None else _check.vector(normal_at, "normal_at")
+    scale = 0.12 * reach
+    draw_vector(ax, scale * line.normal, start, color=color, label="n")
+    ax.set_xlim(*limits[0])  # the long line and the arrow must not widen the view
+    ax.set_ylim(*limits[1])
+
+
+def draw_pipeline(ax: Axes | None = None) -> Axes:
+    """Draw the step pipeline as a loop of :data:`PIPELINE_STAGES` with their chapters."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8.0, 5.0))
+    count = len(PIPELINE_STAGES)
+    # Boxes sit on an ellipse, clockwise from the top, so the loop reads like a clock.
+    angles = np.pi / 2 - 2.0 * np.pi * np.arange(count) / count
+    centres = np.column_stack([3.3 * np.cos(angles), 2.0 * np.sin(angles)])
+    boxes = []
+    for (stage, chapters, group), (x, y) in zip(PIPELINE_STAGES, centres, strict=True):
+        text = ax.text(
+            x, y, f"{stage}\n({chapters})", ha="center", va="center", fontsize=8.5,
+            bbox={"boxstyle": "round,pad=0.4", "facecolor": _GROUP_COLOURS[group],
+                  "edgecolor": "#555555"},
+        )
+        boxes.append(text)
+    for i in range(count):
+        j = (i + 1) % count
+        last = j == 0  # the arrow back to the start is the next step
+        ax.annotate(
+            "", xy=tuple(centres[j]), xytext=tuple(centres[i]),
+            arrowprops={
+                "arrowstyle": "-|>", "color": "#777777" if last else "#333333",
+                "linestyle": "--" if last else "-", "connectionstyle": "arc3,rad=-0.15",
+                "patchA": boxes[i].get_bbox_patch(), "patchB": boxes[j].get_bbox_patch(),
+                "shrinkA": 4, "shrinkB": 4,
+            },
+        )
+    ax.text(
+        0.0, 0.15, "World.step(dt)", ha="center", va="center", fontsize=12, weight="bold"
+    )
+    ax.text(
+        0.0, -0.45,
+        "called at a fixed dt by the\ntimestep accumulator (ch 3);\nvectors (ch 1) everywhere",
+        ha="center", va="center", fontsize=8.5, color="#444444",
+    )
+    ax.set_xlim(-4.6, 4.6)
+    ax.set_ylim(-2.7, 2.7)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return ax

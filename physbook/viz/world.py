@@ -1,0 +1,183 @@
+"""Drawing shapes, bodies and worlds (chapter 4), and playing a recorded run.
+
+Polygons are filled; circles are filled too and carry a radius line, so that their
+rotation shows. A small cross marks each centre of mass. Colours follow the body id, so
+a body keeps its colour when others are removed; static bodies are grey and kinematic
+bodies green.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection, PatchCollection
+from matplotlib.patches import Circle as CirclePatch
+from matplotlib.patches import Polygon as PolygonPatch
+from matplotlib.patches import Rectangle
+
+from physbook.shapes import Circle, Polygon
+from physbook.vec import Transform
+from physbook.viz.notebook import FRAME_BUDGET, animate
+from physbook.viz.vectors import plane
+from physbook.world import KINEMATIC, STATIC, Frame, Recording, World
+
+#: Face colours of dynamic bodies, cycled by body id (grey and green are kept for the
+#: static and kinematic kinds).
+BODY_COLOURS = ("#4c72b0", "#dd8452", "#c44e52", "#8172b3", "#937860", "#da8bc3",
+                "#ccb974", "#64b5cd")
+STATIC_COLOUR = "#9a9a9a"
+KINEMATIC_COLOUR = "#55a868"
+
+
+def body_colour(kind: int, body_id: int) -> str:
+    """The face colour of a body of ``kind`` (a kind code) and ``body_id``."""
+    if kind == STATIC:
+        return STATIC_COLOUR
+    if kind == KINEMATIC:
+        return KINEMATIC_COLOUR
+    return BODY_COLOURS[body_id % len(BODY_COLOURS)]
+
+
+def _shape_artists(shape, transform: Transform):
+    """A matplotlib patch for ``shape`` at ``transform``, and its radius line (or None)."""
+    if isinstance(shape, Polygon):
+        return PolygonPatch(transform.to_world(shape.vertices), closed=True), None
+    if isinstance(shape, Circle):
+        center = transform.to_world(shape.center)
+        # The radius line points along the body's x axis, so it turns with the body.
+        rim = center + transform.rotate_to_world(np.array([shape.radius, 0.0]))
+        return CirclePatch(center, shape.radius), np.array([center, rim])
+    raise TypeError(f"shape must be a Circle or a Polygon, got {type(shape).__name__}")
+
+
+def draw_shape(ax: Axes, shape, transform: Transform | None = None, *, color: str = "C0",
+               alpha: float = 0.6, edgecolor: str = "k", linewidth: float = 1.0):
+    """Draw one shape, in body coordinates placed by ``transform`` (default: identity).
+
+    Returns the patch (and, for a circle, also the radius line) that was added.
+    """
+    transform = Transform() if transform is None else transform
+    patch, radius_line = _shape_artists(shape, transform)
+    patch.set(facecolor=color, alpha=alpha, edgecolor=edgecolor, linewidth=linewidth)
+    ax.add_patch(patch)
+    if radius_line is None:
+        return patch
+    (line,) = ax.plot(radius_line[:, 0], radius_line[:, 1], color=edgecolor,
+                      linewidth=linewidth)
+    return patch, line
+
+
+def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, angles,
+                centers=None, *, aabbs: bool = False, alpha: float = 0.6) -> Axes:
+    """Draw bodies given as arrays: the common core of :func:`draw_world` and friends.
+
+    ``shapes[i]`` are body i's shapes in body coordinates, posed by ``origins[i]`` and
+    ``angles[i]``; ``centers`` (N, 2), if given, are marked with a cross. With ``aabbs``
+    each shape's world bounding box is drawn dashed.
+    """
+    patches, faces, radius_lines, boxes = [], [], [], []
+    for i, body_shapes in enumerate(shapes):
+        transform = Transform(origins[i], float(angles[i]))
+        colour = body_colour(int(kinds[i]), int(body_ids[i]))
+        for shape in body_shapes:
+            patch, radius_line = _shape_artists(shape, transform)
+            patches.append(patch)
+            faces.append(colour)
+            if radius_line is not None:
+                radius_lines.append(radius_line)
+            if aabbs:
+                box = shape.aabb(transform)
+                width, height = box.upper - box.lower
+                boxes.append(Rectangle(box.lower, width, height))
+    if patches:
+        ax.add_collection(PatchCollection(patches, facecolors=faces, edgecolors="k",
+                                          linewidths=0.8, alpha=alpha))
+    if radius_lines:
+        ax.add_collection(LineCollection(radius_lines, colors="k", linewidths=0.8))
+    if boxes:
+        ax.add_collection(PatchCollection(boxes, facecolors="none", edgecolors="C3",
+                                          linestyles="--", linewidths=0.8))
+    if centers is not None and len(centers):
+        centers = np.asarray(centers)
+        ax.plot(centers[:, 0], centers[:, 1], "k+", markersize=6, linestyle="none")
+    ax.autoscale_view()
+    return ax
+
+
+def draw_world(ax: Axes, world: World, aabbs: bool = False, *, centers: bool = True,
+               alpha: float = 0.6) -> Axes:
+    """Draw every body of ``world``: shapes, centres of mass and optionally AABBs."""
+    return draw_bodies(ax, [body.shapes for body in world.bodies], world.kinds, world.ids,
+                       world.origins, world.angles, world.centers if centers else None,
+                       aabbs=aabbs, alpha=alpha)
+
+
+def draw_snapshot(ax: Axes, frame: Frame, aabbs: bool = False, *, centers: bool = True,
+                  alpha: float = 0.6) -> Axes:
+    """Draw one :class:`~physbook.world.Frame` of a recording, titled with its time."""
+    draw_bodies(ax, frame.shapes, frame.kinds, frame.body_ids, frame.origins, frame.angles,
+                frame.centers if centers else None, aabbs=aabbs, alpha=alpha)
+    ax.set_title(f"t = {frame.time:.2f} s")
+    return ax
+
+
+def _extent_about_center(shapes, transform: Transform, center: np.ndarray,
+                         turns: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper offsets from the centre of mass that hold the shapes (m).
+
+    A body that turns during the run is bounded by a circle about its centre of mass
+    through its farthest point; one that keeps its angle by its actual bounding boxes.
+    """
+    boxes = [shape.aabb(transform) for shape in shapes]
+    low = np.min([box.lower for box in boxes], axis=0) - center
+    high = np.max([box.upper for box in boxes], axis=0) - center
+    if not turns:
+        return low, high
+    reach = 0.0
+    for shape in shapes:
+        if isinstance(shape, Circle):
+            gap = transform.to_world(shape.center) - center
+            reach = max(reach, float(np.hypot(*gap)) + shape.radius)
+        else:
+            gaps = transform.to_world(shape.vertices) - center
+            reach = max(reach, float(np.max(np.hypot(gaps[:, 0], gaps[:, 1]))))
+    return np.full(2, -reach), np.full(2, reach)
+
+
+def recording_limits(recording: Recording, margin: float = 0.05) -> tuple[float, ...]:
+    """``(xmin, xmax, ymin, ymax)`` that hold every body in every frame, plus a margin."""
+    count = recording.centers.shape[1]
+    if count == 0:
+        return (-1.0, 1.0, -1.0, 1.0)
+    low_offsets, high_offsets = np.empty((count, 2)), np.empty((count, 2))
+    for i, shapes in enumerate(recording.shapes):
+        angles = recording.angles[:, i]
+        transform = Transform(recording.origins[0, i], float(angles[0]))
+        low_offsets[i], high_offsets[i] = _extent_about_center(
+            shapes, transform, recording.centers[0, i], bool(np.ptp(angles) > 0.0))
+    low = np.min(recording.centers + low_offsets, axis=(0, 1))
+    high = np.max(recording.centers + high_offsets, axis=(0, 1))
+    pad = margin * max(float(np.max(high - low)), 1e-9)
+    return (float(low[0] - pad), float(high[0] + pad), float(low[1] - pad),
+            float(high[1] + pad))
+
+
+def play(recording: Recording, *, limits: Sequence[float] | None = None, aabbs: bool = False,
+         fps: float = 30.0, max_frames: int = FRAME_BUDGET,
+         figsize: tuple[float, float] = (5.0, 4.0)):
+    """Animate a :class:`~physbook.world.Recording` (from ``World.run``) as an HTML player.
+
+    ``limits`` is ``(xmin, xmax, ymin, ymax)`` in metres; by default it holds every body
+    in every frame. Long recordings are thinned to ``max_frames`` frames.
+    """
+    if not isinstance(recording, Recording):
+        raise TypeError(f"recording must be a Recording, got {type(recording).__name__}")
+    limits = recording_limits(recording) if limits is None else limits
+
+    def draw(ax: Axes, frame: Frame) -> None:
+        draw_snapshot(ax, frame, aabbs=aabbs)
+        plane(ax, limits)
+
+    return animate(recording.frames, draw, fps=fps, max_frames=max_frames, figsize=figsize)

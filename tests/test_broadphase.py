@@ -1,0 +1,171 @@
+"""Broad phase: every broad phase returns exactly the pairs a brute-force double loop finds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import physbook as pb
+from physbook.broadphase import (
+    BROAD_PHASES,
+    aabb_pairs,
+    broad_phase,
+    naive_pairs,
+    shape_aabbs,
+    sweep_aabb_pairs,
+    sweep_pairs,
+)
+from physbook.contacts import canonical_pairs
+from physbook.shapes import Circle, Polygon
+from physbook.world import DYNAMIC, World
+
+
+def brute_force(lower, upper, body, layers, dynamic):
+    """The oracle: a plain double loop over all ordered pairs, then duplicates culled."""
+    found = set()
+    count = len(lower)
+    for a in range(count):
+        for b in range(count):
+            if a == b or body[a] == body[b] or not (layers[a] & layers[b]):
+                continue
+            if not (dynamic[a] or dynamic[b]):
+                continue
+            if (lower[a] <= upper[b]).all() and (lower[b] <= upper[a]).all():
+                found.add((min(a, b), max(a, b)))
+    return sorted(found)
+
+
+boxes_strategy = st.integers(0, 40).flatmap(lambda n: st.tuples(
+    st.lists(st.tuples(st.floats(-5, 5), st.floats(-5, 5)), min_size=n, max_size=n),
+    st.lists(st.tuples(st.floats(0, 2), st.floats(0, 2)), min_size=n, max_size=n),
+    st.lists(st.integers(0, 12), min_size=n, max_size=n),
+    st.lists(st.integers(0, 7), min_size=n, max_size=n),
+    st.lists(st.booleans(), min_size=n, max_size=n),
+))
+
+
+@settings(max_examples=60)
+@given(boxes_strategy)
+def test_array_broad_phases_equal_the_double_loop(data):
+    corners, sizes, body, layers, dynamic = data
+    lower = np.array(corners, dtype=float).reshape(-1, 2)
+    # Snap to a grid of 0.5 so that exactly touching boxes occur often.
+    lower = np.round(lower * 2.0) / 2.0
+    upper = lower + np.round(np.array(sizes, dtype=float).reshape(-1, 2) * 2.0) / 2.0
+    body = np.array(body, dtype=np.int64)
+    layers = np.array(layers, dtype=np.int64)
+    dynamic = np.array(dynamic, dtype=bool)
+    expected = brute_force(lower, upper, body, layers, dynamic)
+    for function in (aabb_pairs, sweep_aabb_pairs):
+        pairs = function(lower, upper, body, layers, dynamic)
+        assert pairs.dtype == np.int64 and pairs.shape == (len(expected), 2)
+        assert [tuple(row) for row in pairs.tolist()] == expected
+
+
+def random_world(seed: int, count: int = 60) -> World:
+    rng = np.random.default_rng(seed)
+    world = World()
+    kinds = ["dynamic", "static", "kinematic"]
+    for _ in range(count):
+        if rng.random() < 0.5:
+            shape = Circle(rng.uniform(0.1, 1.0))
+        else:
+            shape = Polygon.box(rng.uniform(0.1, 1.0), rng.uniform(0.1, 1.0))
+        shapes = [shape, Circle(0.3, center=(0.5, 0.0))] if rng.random() < 0.2 else shape
+        world.add_body(shapes, position=rng.uniform(-6, 6, 2), angle=rng.uniform(-3, 3),
+                       kind=kinds[rng.choice(3, p=[0.7, 0.2, 0.1])],
+                       layers=int(rng.integers(0, 4)))
+    return world
+
+
+def world_brute_force(world: World):
+    """Double loop over shapes with each Shape's own aabb() and the world's filter rules."""
+    table = world.shapes
+    boxes = []
+    for s, shape in enumerate(table.shapes):
+        b = table.body[s]
+        boxes.append(shape.aabb(pb.Transform(world.origins[b], world.angles[b])))
+    found = []
+    for a in range(table.count):
+        for b in range(a + 1, table.count):
+            body_a, body_b = table.body[a], table.body[b]
+            if body_a == body_b or not (world.layers[body_a] & world.layers[body_b]):
+                continue
+            if world.kinds[body_a] != DYNAMIC and world.kinds[body_b] != DYNAMIC:
+                continue
+            if boxes[a].overlaps(boxes[b]):
+                found.append((a, b))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_world_broad_phases_equal_the_double_loop(seed):
+    world = random_world(seed)
+    expected = world_brute_force(world)
+    assert expected, "the random world should hold some overlapping pairs"
+    for name, function in BROAD_PHASES.items():
+        pairs = function(world)
+        assert [tuple(row) for row in pairs.tolist()] == expected, name
+
+
+def test_shape_aabbs_match_each_shape():
+    world = random_world(11, count=20)
+    lower, upper = shape_aabbs(world.shapes, world.origins, world.angles)
+    for s, shape in enumerate(world.shapes.shapes):
+        b = world.shapes.body[s]
+        box = shape.aabb(pb.Transform(world.origins[b], world.angles[b]))
+        np.testing.assert_allclose(lower[s], box.lower, atol=1e-12)
+        np.testing.assert_allclose(upper[s], box.upper, atol=1e-12)
+
+
+def test_filter_rules_on_a_small_world():
+    world = World()
+    unit = Polygon.box(0.5, 0.5)
+    ground = world.add_body(Polygon.box(5, 0.5), (0, -0.5), kind="static")
+    wall = world.add_body(unit, (0.2, -0.2), kind="static")  # static on static: never
+    lift = world.add_body(unit, (-0.5, 0.0), kind="kinematic")  # kinematic on static: never
+    box = world.add_body(unit, (0.0, 0.5))  # touches the ground exactly, and overlaps
+    ghost = world.add_body(unit, (0.0, 0.5), layers=2)  # on another layer: only with nobody
+    compound = world.add_body([Circle(0.5), Circle(0.5, center=(0.4, 0.0))], (3.0, 0.5))
+    rows = {b.index: name for b, name in [(ground, "ground"), (wall, "wall"), (lift, "lift"),
+                                          (box, "box"), (ghost, "ghost"),
+                                          (compound, "compound")]}
+    table = world.shapes
+    for function in (naive_pairs, sweep_pairs):
+        named = {tuple(sorted((rows[table.body[a]], rows[table.body[b]])))
+                 for a, b in function(world)}
+        assert named == {("box", "ground"), ("box", "wall"), ("box", "lift"),
+                         ("compound", "ground")}
+        # The compound's own two overlapping circles are never a pair.
+        assert all(table.body[a] != table.body[b] for a, b in function(world))
+
+
+def test_empty_world_has_no_pairs():
+    world = World()
+    for function in BROAD_PHASES.values():
+        assert function(world).shape == (0, 2)
+
+
+def test_broad_phase_lookup():
+    assert broad_phase("sweep") is sweep_pairs
+    assert broad_phase(naive_pairs) is naive_pairs
+    with pytest.raises(ValueError, match="broad_phase"):
+        broad_phase("octree")
+    with pytest.raises(TypeError, match="broad_phase"):
+        broad_phase(3)
+
+
+def test_aabb_pairs_rejects_non_finite_boxes():
+    lower = np.zeros((2, 2))
+    upper = np.array([[1.0, np.nan], [1.0, 1.0]])
+    with pytest.raises(ValueError, match="upper"):
+        aabb_pairs(lower, upper, [0, 1], [1, 1], [True, True])
+
+
+def test_canonical_pairs_orders_and_deduplicates():
+    pairs = np.array([[3, 1], [0, 2], [1, 3], [2, 2], [0, 1]])
+    np.testing.assert_array_equal(canonical_pairs(pairs), [[0, 1], [0, 2], [1, 3]])
+    sorted_pairs = np.array([[0, 1], [0, 2], [1, 3]])
+    np.testing.assert_array_equal(canonical_pairs(sorted_pairs), sorted_pairs)

@@ -1,0 +1,90 @@
+"""physbook._jit: compiled when numba is there and enabled, the plain function otherwise,
+and the same results either way."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from physbook import _jit
+
+
+def _run(code: str, **environment: str) -> str:
+    """Run ``code`` in a fresh interpreter (the switch is read at import) and return stdout."""
+    env = {**os.environ, **environment}
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
+        timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+PROBE = """
+    from physbook import _jit
+
+    def add_one(x):
+        return x + 1
+
+    compiled = _jit.njit(add_one)
+    print(_jit.ENABLED, compiled is add_one, hasattr(compiled, "py_func"), compiled(2))
+"""
+
+
+def test_disabled_by_environment_returns_the_plain_function():
+    assert _run(PROBE, NUMBA_DISABLE_JIT="1") == "False True False 3"
+
+
+def test_missing_numba_returns_the_plain_function():
+    # A None entry in sys.modules makes "import numba" raise ImportError.
+    code = "import sys\nsys.modules['numba'] = None\n" + textwrap.dedent(PROBE)
+    assert _run(code, NUMBA_DISABLE_JIT="0") == "False True False 3"
+
+
+def test_enabled_returns_a_numba_dispatcher():
+    # The probe's source is in no file, so numba cannot cache it: njit compiles it uncached.
+    pytest.importorskip("numba")
+    assert _run(PROBE, NUMBA_DISABLE_JIT="0") == "True False True 3"
+
+
+def test_unset_switch_means_enabled():
+    pytest.importorskip("numba")
+    env = {key: value for key, value in os.environ.items() if key != "NUMBA_DISABLE_JIT"}
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(PROBE)], env=env, capture_output=True,
+        text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True False True 3"
+
+
+def _sum_of_squared_distances(points, centre):
+    # A typical hot loop: plain loops over a float64 array.
+    total = 0.0
+    for i in range(points.shape[0]):
+        dx = points[i, 0] - centre[0]
+        dy = points[i, 1] - centre[1]
+        total += dx * dx + dy * dy
+    return total
+
+
+def test_compiled_and_plain_results_agree():
+    kernel = _jit.njit(_sum_of_squared_distances)
+    if _jit.ENABLED:
+        assert kernel is not _sum_of_squared_distances
+        assert kernel.py_func is _sum_of_squared_distances
+    else:
+        assert kernel is _sum_of_squared_distances
+    points = np.random.default_rng(3).uniform(-2.0, 2.0, (257, 2))
+    centre = np.array([0.25, -0.5])
+    expected = float(np.sum((points - centre) ** 2))  # numpy, a second route
+    compiled = kernel(points, centre)
+    plain = _sum_of_squared_distances(points, centre)
+    assert compiled == pytest.approx(expected, rel=1e-12)
+    # No fastmath: the compiled loop adds in the same order, so the results are identical.
+    assert compiled == plain

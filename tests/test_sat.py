@@ -1,0 +1,279 @@
+"""Polygon against polygon: the separating axis theorem and contact points by clipping.
+
+Oracles: shapely (intersects, exact distances), worked examples whose depth is derived in
+closed form, and brute-force support functions of the Minkowski difference.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Point
+from shapely.geometry import Polygon as ShapelyPolygon
+
+import physbook as pb
+from physbook.sat import FACE_SWITCH_TOLERANCE, clip_incident_edge, max_separation
+from physbook.shapes import Circle, Polygon
+from physbook.vec import Transform
+
+IDENTITY = Transform()
+
+
+def random_polygon(rng: np.random.Generator) -> Polygon:
+    """A random convex polygon: the hull of 3–9 random points, up to about 3 m across."""
+    while True:
+        points = rng.normal(size=(int(rng.integers(3, 10)), 2)) * rng.uniform(0.1, 0.8, 2)
+        hull = shapely.convex_hull(shapely.MultiPoint(points))
+        if hull.geom_type == "Polygon" and hull.area > 1e-3:
+            try:
+                return Polygon(np.array(hull.exterior.coords)[:-1])
+            except ValueError:
+                continue
+
+
+def random_pose(rng: np.random.Generator, spread: float = 1.0) -> Transform:
+    return Transform(rng.uniform(-spread, spread, 2), rng.uniform(-np.pi, np.pi))
+
+
+def world(polygon: Polygon, transform: Transform) -> ShapelyPolygon:
+    return ShapelyPolygon(transform.to_world(polygon.vertices))
+
+
+def separations(a, xf_a, b, xf_b):
+    """Best face separation of each polygon against the other, and the switch tolerance."""
+    va, na = xf_a.to_world(a.vertices), xf_a.rotate_to_world(a.normals)
+    vb, nb = xf_b.to_world(b.vertices), xf_b.rotate_to_world(b.normals)
+    size = min(np.ptp(va, axis=0).max(), np.ptp(vb, axis=0).max())
+    return max_separation(va, na, vb)[0], max_separation(vb, nb, va)[0], (
+        FACE_SWITCH_TOLERANCE * size)
+
+
+def brute_force_depth(a, xf_a, b, xf_b) -> float:
+    """Penetration depth as the least support of A ⊖ B over all edge normals of both."""
+    va, vb = xf_a.to_world(a.vertices), xf_b.to_world(b.vertices)
+    normals = np.vstack([xf_a.rotate_to_world(a.normals), -xf_b.rotate_to_world(b.normals)])
+    # h_{A⊖B}(n) = max_a n·a − min_b n·b
+    return float(np.min((va @ normals.T).max(axis=0) - (vb @ normals.T).min(axis=0)))
+
+
+def test_random_polygon_pairs_against_shapely():
+    rng = np.random.default_rng(2024)
+    overlapping = 0
+    flips_checked = 0
+    for _ in range(2500):
+        a, b = random_polygon(rng), random_polygon(rng)
+        xf_a, xf_b = random_pose(rng), random_pose(rng)
+        region_a, region_b = world(a, xf_a), world(b, xf_b)
+        m = pb.collide(a, xf_a, b, xf_b)
+        gap = region_a.distance(region_b)
+        if gap > 1e-9 or not region_a.intersects(region_b):
+            assert m is None or gap <= 1e-9
+            continue
+        overlap_area = region_a.intersection(region_b).area
+        if overlap_area < 1e-12:
+            continue  # the touching band
+        assert m is not None
+        overlapping += 1
+        assert len(m.depths) in (1, 2)
+        assert math.isclose(float(np.hypot(*m.normal)), 1.0, abs_tol=1e-12)
+        assert np.all(m.depths >= 0.0)
+        # The deepest point is as deep as the least penetration, up to the face-switch
+        # tolerance that may keep the reference face on A.
+        depth = brute_force_depth(a, xf_a, b, xf_b)
+        sep_a, sep_b, tolerance = separations(a, xf_a, b, xf_b)
+        assert depth - 1e-12 <= m.depth <= depth + tolerance + 1e-12
+        # The normal points from A to B: B moved by depth·n (and a hair) is clear of A.
+        moved = shapely.affinity.translate(region_b, *((m.depth + 1e-9) * m.normal))
+        assert not moved.intersects(region_a)
+        # Each point lies midway between the surfaces: within depth/2 of both shapes.
+        for point, point_depth in zip(m.points, m.depths, strict=True):
+            assert region_a.distance(Point(point)) <= point_depth / 2 + 1e-9
+            assert region_b.distance(Point(point)) <= point_depth / 2 + 1e-9
+        # Swapping A and B flips the normal and keeps depths, points and features (paired
+        # the other way), unless the two best axes are within the switch tolerance.
+        swapped = pb.collide(b, xf_b, a, xf_a)
+        if abs(sep_a - sep_b) > tolerance:
+            flips_checked += 1
+            np.testing.assert_allclose(swapped.normal, -m.normal, atol=1e-12)
+            order = np.argsort(m.features)
+            swapped_features = [pb.make_feature(*pb.feature_parts(f)[::-1])
+                                for f in swapped.features]
+            swapped_order = np.argsort(swapped_features)
+            np.testing.assert_allclose(swapped.depths[swapped_order], m.depths[order],
+                                       atol=1e-12)
+            np.testing.assert_allclose(swapped.points[swapped_order], m.points[order],
+                                       atol=1e-12)
+        else:
+            assert abs(swapped.depth - m.depth) <= tolerance + 1e-12
+    assert overlapping > 800 and flips_checked > 700
+
+
+def test_sat_query_depth_is_the_least_penetration():
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        a, b = random_polygon(rng), random_polygon(rng)
+        xf_a, xf_b = random_pose(rng, 0.5), random_pose(rng, 0.5)
+        result = pb.sat_query(a, xf_a, b, xf_b)
+        region_a, region_b = world(a, xf_a), world(b, xf_b)
+        if result.depth > 0.0:
+            assert math.isclose(result.depth, brute_force_depth(a, xf_a, b, xf_b),
+                                abs_tol=1e-12)
+            moved = shapely.affinity.translate(region_b, *((result.depth + 1e-9)
+                                                           * result.normal))
+            assert not moved.intersects(region_a)
+        else:
+            # Apart: the best axis gap is a lower bound on the true distance.
+            assert -result.depth <= region_a.distance(region_b) + 1e-12
+
+
+def test_sat_axes_lists_every_edge_normal_with_both_intervals():
+    a, b = Polygon.box(1.0, 0.5), Polygon.regular(3, 1.0)
+    xf_b = Transform((1.5, 0.2), 0.3)
+    table = pb.sat_axes(a, IDENTITY, b, xf_b)
+    assert len(table.axes) == 4 + 3
+    np.testing.assert_array_equal(table.owners, [0] * 4 + [1] * 3)
+    for axis, low_high_a, low_high_b in zip(table.axes, table.intervals_a,
+                                            table.intervals_b, strict=True):
+        pa = a.vertices @ axis
+        pb_ = xf_b.to_world(b.vertices) @ axis
+        np.testing.assert_allclose(low_high_a, [pa.min(), pa.max()], atol=1e-12)
+        np.testing.assert_allclose(low_high_b, [pb_.min(), pb_.max()], atol=1e-12)
+    # A circle adds one axis: from its centre to the polygon's nearest vertex.
+    circle_table = pb.sat_axes(Circle(0.5), Transform((1.6, 0.9)), a, IDENTITY)
+    assert len(circle_table.axes) == 1 + 4
+    np.testing.assert_allclose(circle_table.axes[0], [-0.6, -0.4] / np.hypot(0.6, 0.4))
+    assert circle_table.owners[0] == 2
+
+
+def test_sat_query_rejects_other_shapes():
+    with pytest.raises(TypeError, match="shape_a must be a Circle or a Polygon"):
+        pb.sat_axes("box", IDENTITY, Polygon.box(1, 1), IDENTITY)
+    with pytest.raises(TypeError, match="xf_b must be a Transform"):
+        pb.sat_query(Polygon.box(1, 1), IDENTITY, Polygon.box(1, 1), None)
+
+
+# ---------------------------------------------------------------------------------------
+# Worked examples
+
+
+def test_pentagon_and_hexagon_at_one_centre():
+    """Regular pentagon of circumradius 1 and hexagon of circumradius 0.5, same centre.
+
+    The least support of A ⊖ B is along a pentagon normal, at 36° from a vertex: the
+    pentagon's apothem cos 36° plus the hexagon's reach in the opposite direction, which
+    lies 24° from its nearest vertex: 0.5·cos 24°. Depth = cos(π/5) + cos(2π/15)/2.
+    """
+    expected = math.cos(math.pi / 5) + 0.5 * math.cos(2 * math.pi / 15)
+    assert math.isclose(expected, 1.2657897, abs_tol=1e-7)
+    pentagon, hexagon = Polygon.regular(5, 1.0), Polygon.regular(6, 0.5)
+    m = pb.collide(pentagon, IDENTITY, hexagon, IDENTITY)
+    assert math.isclose(m.depth, expected, rel_tol=1e-14)
+    assert math.isclose(pb.sat_query(pentagon, IDENTITY, hexagon, IDENTITY).depth,
+                        expected, rel_tol=1e-14)
+    assert math.isclose(pb.penetration(pentagon, IDENTITY, hexagon, IDENTITY).depth,
+                        expected, rel_tol=1e-14)
+    # The normal is a pentagon edge normal (one of those at 36° + k·72°).
+    angle = math.degrees(math.atan2(m.normal[1], m.normal[0])) % 360.0
+    assert min(abs(angle - (36 + 72 * k)) for k in range(5)) < 1e-9
+
+
+def test_two_boxes_clipped_to_two_points():
+    """Box A spans (8, 4)–(14, 9), box B (4, 2)–(12, 5): B's top face pokes 1 m into A's
+    bottom. Reference face A's bottom (normal (0, −1)), incident face B's top, clipped to
+    x in [8, 12]; the points sit midway, at y = 4.5."""
+    a = Polygon([(8, 4), (14, 4), (14, 9), (8, 9)])
+    b = Polygon([(4, 2), (12, 2), (12, 5), (4, 5)])
+    m = pb.collide(a, IDENTITY, b, IDENTITY)
+    np.testing.assert_array_equal(m.normal, [0.0, -1.0])
+    np.testing.assert_array_equal(m.depths, [1.0, 1.0])
+    np.testing.assert_array_equal(m.points, [[8.0, 4.5], [12.0, 4.5]])
+    # Reference edge 0 of A runs from vertex 0 (8, 4) to 1 (14, 4); the incident edge of B
+    # is its top, edge 2, from vertex 2 (12, 5) to 3 (4, 5).
+    assert [pb.feature_parts(f) for f in m.features] == [(0, 6), (2, 4)]
+
+
+def test_clipping_step_by_step():
+    # Reference edge (0, 0)→(2, 0), incident edge (3, −1)→(−1, −0.5): both ends stick out
+    # of the strip 0 ≤ x ≤ 2 and are moved in along the edge.
+    ok, lx, ly, ux, uy = clip_incident_edge(0.0, 0.0, 2.0, 0.0, 3.0, -1.0, -1.0, -0.5)
+    assert ok
+    np.testing.assert_allclose([lx, ly], [0.0, -0.625])
+    np.testing.assert_allclose([ux, uy], [2.0, -0.875])
+    ok, *_ = clip_incident_edge(0.0, 0.0, 2.0, 0.0, -1.0, -1.0, -3.0, -0.5)
+    assert not ok  # the edge misses the strip
+
+
+# ---------------------------------------------------------------------------------------
+# Degenerate cases: never NaN, always sensible
+
+
+def test_polygon_entirely_inside_another():
+    big, small = Polygon.box(5.0, 5.0), Polygon.box(0.5, 0.5)
+    m = pb.collide(big, IDENTITY, small, Transform((1.0, 0.2)))
+    np.testing.assert_array_equal(m.normal, [1.0, 0.0])  # out through the nearest face
+    # Out through the right face: 5 − (1 − 0.5) = 4.5; the other faces need 5.3 to 6.5.
+    np.testing.assert_allclose(m.depths, [4.5, 4.5])
+    assert np.all(np.isfinite(m.points))
+
+
+def test_exactly_touching_boxes_report_zero_depth():
+    a, b = Polygon.box(0.5, 0.5), Polygon.box(0.5, 0.5)
+    m = pb.collide(a, Transform((0.0, 0.5)), b, Transform((0.3, 1.5)))
+    np.testing.assert_array_equal(m.normal, [0.0, 1.0])
+    np.testing.assert_array_equal(m.depths, [0.0, 0.0])
+    np.testing.assert_allclose(m.points, [[0.5, 1.0], [-0.2, 1.0]])
+    # Corner on corner.
+    m = pb.collide(a, IDENTITY, b, Transform((1.0, 1.0)))
+    assert m is not None and np.all(m.depths == 0.0)
+    assert pb.collide(a, IDENTITY, b, Transform((1.0, 1.0 + 1e-12))) is None
+
+
+def test_identical_shapes_in_one_pose():
+    shape = Polygon.regular(7, 1.0)
+    pose = Transform((2.0, -1.0), 0.4)
+    m = pb.collide(shape, pose, shape, pose)
+    # Across the heptagon from a face lies a vertex: apothem cos(π/7) plus circumradius 1.
+    expected = 1.0 + math.cos(math.pi / 7)
+    assert math.isclose(m.depth, expected, rel_tol=1e-12)
+    assert np.all(np.isfinite(m.points)) and len(m.depths) == 2
+
+
+def test_far_from_the_origin_keeps_precision():
+    a, b = Polygon.box(0.5, 0.5), Polygon.box(0.5, 0.5)
+    far = np.array([1e6, -2e6])
+    m = pb.collide(a, Transform(far, 0.0), b, Transform(far + (0.9, 0.3), 0.0))
+    np.testing.assert_allclose(m.depths, [0.1, 0.1], atol=1e-9)
+    np.testing.assert_array_equal(m.normal, [1.0, 0.0])
+
+
+def test_scale_invariance():
+    rng = np.random.default_rng(8)
+    for scale in (1e-3, 1e3):
+        for _ in range(50):
+            a, b = random_polygon(rng), random_polygon(rng)
+            xf_a, xf_b = random_pose(rng), random_pose(rng)
+            m = pb.collide(a, xf_a, b, xf_b)
+            big_a = Polygon(a.vertices * scale)
+            big_b = Polygon(b.vertices * scale)
+            scaled = pb.collide(big_a, Transform(xf_a.position * scale, xf_a.angle),
+                                big_b, Transform(xf_b.position * scale, xf_b.angle))
+            assert (m is None) == (scaled is None)
+            if m is not None:
+                np.testing.assert_allclose(scaled.normal, m.normal, atol=1e-9)
+                np.testing.assert_allclose(scaled.depths, m.depths * scale,
+                                           atol=1e-9 * scale)
+                np.testing.assert_array_equal(scaled.features, m.features)
+
+
+def test_features_stay_while_a_box_slides_and_tilts_on_the_ground():
+    ground = Polygon.box(20.0, 0.5)
+    box = Polygon.box(0.5, 0.5)
+    ids = set()
+    for x, angle in ((0.0, 0.0), (0.3, 0.01), (1.0, -0.01), (2.0, 0.02)):
+        m = pb.collide(ground, Transform((0.0, -0.5)), box, Transform((x, 0.47), angle))
+        assert len(m.depths) == 2
+        ids.add(tuple(m.features.tolist()))
+    assert len(ids) == 1

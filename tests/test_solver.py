@@ -1,0 +1,287 @@
+"""The impulse solver through the public API: conservation laws, restitution, friction,
+static and kinematic bodies, settings, and contacts that persist between steps."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from physbook.materials import Material
+from physbook.shapes import Circle, Polygon
+from physbook.solver import SOLVERS, ImpulseSolver, contact_solver
+from physbook.world import World
+
+DT = 1.0 / 60.0
+
+
+def momentum(world: World) -> np.ndarray:
+    return (world.masses[:, None] * world.velocities).sum(axis=0)
+
+
+def angular_momentum(world: World) -> float:
+    """Σ (c × m·v + I·ω) about the world origin."""
+    c, v, m = world.centers, world.velocities, world.masses
+    orbital = m * (c[:, 0] * v[:, 1] - c[:, 1] * v[:, 0])
+    return float(orbital.sum() + (world.inertias * world.angular_velocities).sum())
+
+
+def off_centre_world(percent: float) -> World:
+    """Zero gravity: a heavy box hit off centre by a light spinning box and a circle."""
+    world = World(gravity=(0.0, 0.0), solver=ImpulseSolver(percent=percent))
+    rough = Material(density=2.0, restitution=0.4, friction=0.5)
+    light = Material(density=0.7, restitution=0.4, friction=0.5)
+    world.add_body(Polygon.box(1.0, 0.5), position=(0.0, 0.0), angle=0.1, material=rough)
+    world.add_body(Polygon.box(0.3, 0.3), position=(-2.0, 0.6), angle=0.4,
+                   velocity=(6.0, -0.5), angular_velocity=2.0, material=light)
+    world.add_body(Circle(0.4), position=(1.2, 2.5), velocity=(-1.0, -5.0), material=light)
+    return world
+
+
+def test_off_centre_collision_conserves_linear_momentum():
+    world = off_centre_world(percent=0.4)
+    before = momentum(world)
+    touched = 0
+    for _ in range(90):
+        world.step(DT)
+        touched += world.contacts.count
+        np.testing.assert_allclose(momentum(world), before, rtol=1e-9,
+                                   atol=1e-9 * np.abs(before).max())
+    assert touched > 0, "the bodies should have collided"
+    assert abs(world.angular_velocities[0]) > 0.05, "an off-centre hit spins the big box"
+
+
+def test_angular_momentum_conserved_without_positional_correction():
+    world = off_centre_world(percent=0.0)
+    before = angular_momentum(world)
+    for _ in range(90):
+        world.step(DT)
+    assert angular_momentum(world) == pytest.approx(before, rel=1e-9)
+
+
+def test_positional_correction_moves_angular_momentum():
+    # The correction shifts the centres along n without touching the velocities, which
+    # changes Σ c × m·v: with it, angular momentum about the origin is not conserved.
+    world = off_centre_world(percent=0.8)
+    before = angular_momentum(world)
+    for _ in range(90):
+        world.step(DT)
+    assert abs(angular_momentum(world) - before) > 1e-6 * abs(before)
+
+
+def test_elastic_head_on_collision_of_equal_circles_swaps_velocities():
+    world = World(gravity=(0.0, 0.0))
+    elastic = Material(restitution=1.0, friction=0.3)
+    a = world.add_body(Circle(0.5), position=(-1.0, 0.0), velocity=(2.0, 0.0),
+                       material=elastic)
+    b = world.add_body(Circle(0.5), position=(1.0, 0.0), velocity=(-1.0, 0.0),
+                       material=elastic)
+    for _ in range(60):
+        world.step(DT)
+    np.testing.assert_allclose(a.velocity, [-1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(b.velocity, [2.0, 0.0], atol=1e-12)
+    assert a.angular_velocity == 0.0 and b.angular_velocity == 0.0
+
+
+def test_one_collision_matches_the_impulse_formula():
+    """An independent evaluation of j = −(1 + e)·v_n / K for one off-centre impact."""
+    world = World(gravity=(0.0, 0.0), solver=ImpulseSolver(iterations=1, percent=0.0))
+    material = Material(density=1.5, restitution=0.6, friction=0.0)
+    box = world.add_body(Polygon.box(0.5, 0.5), position=(0.0, 0.0), angle=0.2,
+                         velocity=(0.5, 0.0), angular_velocity=-1.0, material=material)
+    ball = world.add_body(Circle(0.25), position=(0.3, 0.74), velocity=(0.0, -4.0),
+                          angular_velocity=3.0, material=Material(density=3.0,
+                                                                  restitution=0.9,
+                                                                  friction=0.0))
+    centers = world.centers.copy()
+    velocities = world.velocities.copy()
+    omegas = world.angular_velocities.copy()
+    masses, inertias = world.masses.copy(), world.inertias.copy()
+    world.step(DT)
+    contacts = world.contacts
+    assert contacts.count == 1 and contacts.point_counts[0] == 1
+    a, b = contacts.bodies[0]
+    n = contacts.normals[0]
+    p = contacts.points[0, 0]
+    ra, rb = p - centers[a], p - centers[b]
+
+    def point_velocity(i, r):
+        return velocities[i] + omegas[i] * np.array([-r[1], r[0]])
+
+    vn = (point_velocity(b, rb) - point_velocity(a, ra)) @ n
+    assert vn < -1.0, "the ball approaches faster than the restitution threshold"
+    e = min(0.6, 0.9)
+    ra_n = ra[0] * n[1] - ra[1] * n[0]
+    rb_n = rb[0] * n[1] - rb[1] * n[0]
+    k = 1 / masses[a] + 1 / masses[b] + ra_n**2 / inertias[a] + rb_n**2 / inertias[b]
+    j = -(1 + e) * vn / k
+    assert contacts.normal_impulses[0, 0] == pytest.approx(j, rel=1e-12)
+    np.testing.assert_allclose(world.velocities[a], velocities[a] - j * n / masses[a],
+                               rtol=1e-12)
+    np.testing.assert_allclose(world.velocities[b], velocities[b] + j * n / masses[b],
+                               rtol=1e-12)
+    assert world.angular_velocities[b] == pytest.approx(omegas[b] + rb_n * j / inertias[b])
+    assert box.index == a and ball.index == b
+
+
+def test_slow_impacts_do_not_bounce():
+    bouncy = Material(restitution=0.9, friction=0.0)
+    for height, bounces in ((0.03, False), (3.0, True)):  # impact 0.77 m/s, 7.7 m/s
+        world = World(solver=ImpulseSolver(restitution_threshold=1.0))
+        world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static",
+                       material=bouncy)
+        ball = world.add_body(Circle(0.5), position=(0.0, 0.5 + height), material=bouncy)
+        rose = False
+        for _ in range(120):
+            world.step(DT)
+            rose |= ball.velocity[1] > 0.5
+        assert rose == bounces, height
+
+
+def test_static_bodies_never_move():
+    world = World()
+    floor = world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
+    wedge = world.add_body(Polygon([(-1, 0), (1, 0), (0, 1)]), position=(1.0, 0.0),
+                           angle=0.05, kind="static")
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        shape = Circle(0.2) if rng.random() < 0.5 else Polygon.box(0.2, 0.15)
+        world.add_body(shape, position=(rng.uniform(-2, 2), rng.uniform(1, 4)),
+                       velocity=rng.uniform(-3, 3, 2))
+    start = [(body.position, body.angle) for body in (floor, wedge)]
+    for _ in range(300):
+        world.step(DT)
+    for body, (position, angle) in zip((floor, wedge), start, strict=True):
+        assert np.array_equal(body.position, position) and body.angle == angle
+        assert not body.velocity.any() and body.angular_velocity == 0.0
+    assert world.contacts.count > 0
+
+
+def test_kinematic_bodies_push_but_are_not_pushed():
+    world = World(gravity=(0.0, 0.0))
+    paddle = world.add_body(Polygon.box(0.2, 1.0), position=(-2.0, 0.0), velocity=(3.0, 0.0),
+                            angular_velocity=0.5, kind="kinematic")
+    boxes = [world.add_body(Polygon.box(0.3, 0.3), position=(0.0, y)) for y in (-0.5, 0.5)]
+    for _ in range(60):
+        world.step(DT)
+    np.testing.assert_array_equal(paddle.velocity, [3.0, 0.0])
+    assert paddle.angular_velocity == 0.5
+    assert paddle.position[0] == pytest.approx(-2.0 + 3.0 * 60 * DT, abs=1e-9)
+    for box in boxes:
+        assert box.velocity[0] > 1.0, "the paddle pushed the box"
+
+
+def test_sliding_box_stops_after_v0_squared_over_two_mu_g():
+    mu, v0, g = 0.5, 3.0, 10.0
+    world = World(gravity=(0.0, -g))
+    material = Material(restitution=0.0, friction=mu)
+    world.add_body(Polygon.box(20.0, 0.5), position=(0.0, -0.5), kind="static",
+                   material=material)
+    box = world.add_body(Polygon.box(0.25, 0.25), position=(0.0, 0.25), velocity=(v0, 0.0),
+                         material=material)
+    for _ in range(120):
+        world.step(DT)
+    # Stopped from 3 m/s; what is left is the slow tipping creep of impulses that can only
+    # push (below a millimetre per second).
+    assert np.abs(box.velocity).max() < 1e-3
+    assert box.position[0] == pytest.approx(v0**2 / (2 * mu * g), rel=0.04)
+
+
+def test_sliding_disc_starts_rolling_at_two_thirds_of_its_speed():
+    # Friction impulse J: v = v0 − J/m, ω·r = J·r²/I = 2J/m for a disc, rolling when they
+    # meet: v = v0/3·2.
+    world = World()
+    material = Material(restitution=0.0, friction=0.4)
+    world.add_body(Polygon.box(20.0, 0.5), position=(0.0, -0.5), kind="static",
+                   material=material)
+    disc = world.add_body(Circle(0.5), position=(0.0, 0.5), velocity=(3.0, 0.0),
+                          material=material)
+    for _ in range(120):
+        world.step(DT)
+    assert disc.velocity[0] == pytest.approx(2.0, rel=0.01)
+    assert -disc.angular_velocity * 0.5 == pytest.approx(disc.velocity[0], rel=0.01)
+
+
+class RecordingSolver:
+    """A solver stage that notes the impulses each contact carries in, then delegates."""
+
+    def __init__(self):
+        self.inner = ImpulseSolver()
+        self.carried = []
+
+    def solve(self, world, contacts, dt):
+        self.carried.append((contacts.features.copy(), contacts.normal_impulses.copy()))
+        self.inner.solve(world, contacts, dt)
+
+
+def test_contacts_carry_their_impulses_to_the_next_step():
+    solver = RecordingSolver()
+    world = World(solver=solver)
+    world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
+    world.add_body(Polygon.box(0.5, 0.5), position=(0.0, 0.49))
+    world.step(DT)
+    first = world.contacts.normal_impulses.copy()
+    assert world.contacts.point_counts.tolist() == [2] and (first > 0).all()
+    world.step(DT)
+    features, carried = solver.carried[-1]
+    assert np.array_equal(features, world.contacts.features)
+    np.testing.assert_array_equal(carried, first)
+    assert solver.carried[0][1].tolist() == [[0.0, 0.0]], "a new contact starts at zero"
+
+
+def test_removing_a_body_forgets_contacts_safely():
+    world = World()
+    world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
+    first = world.add_body(Circle(0.5), position=(-1.0, 0.5))
+    world.add_body(Circle(0.5), position=(1.0, 0.5))
+    world.step(DT)
+    world.remove_body(first)
+    for _ in range(10):
+        world.step(DT)
+    assert world.contacts.count == 1 and set(world.contacts.bodies[0]) == {0, 1}
+
+
+def test_solver_settings_are_validated():
+    with pytest.raises(ValueError, match="iterations"):
+        ImpulseSolver(iterations=0)
+    with pytest.raises(TypeError, match="iterations"):
+        ImpulseSolver(iterations=2.5)
+    with pytest.raises(ValueError, match="percent"):
+        ImpulseSolver(percent=1.5)
+    with pytest.raises(ValueError, match="slop"):
+        ImpulseSolver(slop=-0.01)
+    with pytest.raises(ValueError, match="restitution_threshold"):
+        ImpulseSolver(restitution_threshold=math.nan)
+    with pytest.raises(ValueError, match="solver"):
+        World(solver="gauss")
+    with pytest.raises(ValueError, match="broad_phase"):
+        World(broad_phase="grid-of-nothing")
+
+
+def test_solver_by_name():
+    assert isinstance(contact_solver("impulse"), ImpulseSolver)
+    assert set(SOLVERS) == {"impulse"}
+    solver = ImpulseSolver(iterations=4)
+    assert World(solver=solver).solver is solver
+    assert "iterations=4" in repr(solver)
+
+
+def test_many_bodies_in_zero_gravity_conserve_momentum():
+    rng = np.random.default_rng(7)
+    world = World(gravity=(0.0, 0.0))
+    for _ in range(40):
+        shape = Circle(rng.uniform(0.2, 0.4)) if rng.random() < 0.5 else Polygon.box(
+            rng.uniform(0.15, 0.35), rng.uniform(0.15, 0.35))
+        world.add_body(shape, position=rng.uniform(-3, 3, 2), angle=rng.uniform(0, 3),
+                       velocity=rng.uniform(-2, 2, 2), angular_velocity=rng.uniform(-2, 2),
+                       material=Material(density=rng.uniform(0.5, 2), restitution=0.5,
+                                         friction=0.4))
+    before = momentum(world)
+    scale = np.abs(world.masses[:, None] * world.velocities).sum()
+    hits = 0
+    for _ in range(120):
+        world.step(DT)
+        hits += world.contacts.count
+    assert hits > 50
+    np.testing.assert_allclose(momentum(world), before, atol=1e-9 * scale)

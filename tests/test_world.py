@@ -1,0 +1,571 @@
+"""World, Body handles, forces and the step pipeline, against analytic oracles."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import physbook as pb
+from physbook import world as world_module
+from physbook.world import DYNAMIC, KINEMATIC, STATIC
+
+DT = 1.0 / 60.0
+
+
+def box_inertia(mass, width, height):
+    """I = m(w² + h²)/12 about the centre of a w × h rectangle."""
+    return mass * (width**2 + height**2) / 12.0
+
+
+def rotate(vector, angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([c * vector[0] - s * vector[1], s * vector[0] + c * vector[1]])
+
+
+# --- free motion --------------------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(
+    y0=st.floats(-100, 100),
+    v0=st.floats(-20, 20),
+    scale=st.floats(-2, 3),
+    dt=st.floats(1e-3, 0.1),
+    steps=st.integers(1, 200),
+)
+def test_free_fall_follows_the_symplectic_euler_recurrence(y0, v0, scale, dt, steps):
+    # v_n = v0 + n·g·dt and y_n = y0 + n·dt·v0 + g·dt²·n(n+1)/2 (velocity first, then position).
+    world = pb.World(gravity=(0.0, -9.0))
+    body = world.add_body(pb.Circle(0.5), position=(1.0, y0), velocity=(0.5, v0),
+                          gravity_scale=scale)
+    for _ in range(steps):
+        world.step(dt)
+    g = -9.0 * scale
+    n = steps
+    assert body.velocity[1] == pytest.approx(v0 + n * g * dt, abs=1e-9)
+    assert body.position[1] == pytest.approx(y0 + n * dt * v0 + g * dt**2 * n * (n + 1) / 2,
+                                             abs=1e-8)
+    assert body.position[0] == pytest.approx(1.0 + 0.5 * n * dt, abs=1e-10)
+    assert world.time == pytest.approx(n * dt)
+
+
+def test_bodies_step_independently_of_each_other():
+    # Stepping 50 bodies together gives each exactly what stepping it alone gives. They
+    # overlap, so layers = 0 keeps them from colliding: this is about free motion.
+    rng = np.random.default_rng(1)
+    shapes = [pb.Circle(0.3, (0.1, 0.2)), pb.Polygon.box(0.5, 0.2, (0.3, -0.1), 0.4)]
+    states = [(rng.normal(size=2), rng.normal(), rng.normal(size=2), rng.normal(),
+               rng.normal(size=2), rng.normal(), rng.uniform(0, 2)) for _ in range(50)]
+    together = pb.World()
+    handles = []
+    for position, angle, velocity, spin, *_ in states:
+        handles.append(together.add_body(shapes, position, angle, velocity, spin, layers=0))
+    for _ in range(30):
+        for handle, (*_, force, torque, scale) in zip(handles, states, strict=True):
+            handle.apply_force(force)
+            handle.apply_torque(torque)
+            handle.gravity_scale = scale
+        together.step(DT)
+    for handle, (position, angle, velocity, spin, force, torque, scale) in zip(
+            handles, states, strict=True):
+        alone = pb.World()
+        body = alone.add_body(shapes, position, angle, velocity, spin, gravity_scale=scale)
+        for _ in range(30):
+            body.apply_force(force)
+            body.apply_torque(torque)
+            alone.step(DT)
+        np.testing.assert_array_equal(handle.position, body.position)
+        np.testing.assert_array_equal(handle.velocity, body.velocity)
+        assert handle.angle == body.angle
+
+
+def test_compiled_kernels_match_their_plain_python():
+    if not hasattr(world_module.integrate_velocities, "py_func"):
+        pytest.skip("numba is disabled: the kernels are plain Python already")
+    rng = np.random.default_rng(2)
+    n = 64
+    kinds = rng.integers(0, 3, n).astype(np.int64)
+    args = [rng.normal(size=(n, 2)), rng.normal(size=n), rng.normal(size=(n, 2)),
+            rng.normal(size=n), rng.uniform(0, 2, n), rng.uniform(0, 2, n),
+            rng.normal(size=n), kinds, np.array([0.0, -10.0]), 0.02]
+    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    world_module.integrate_velocities(*args)
+    world_module.integrate_velocities.py_func(*copies)
+    np.testing.assert_array_equal(args[0], copies[0])
+    np.testing.assert_array_equal(args[1], copies[1])
+
+    pos = [rng.normal(size=(n, 2)), rng.normal(size=n), np.zeros((n, 2)),
+           rng.normal(size=(n, 2)), rng.normal(size=n), rng.normal(size=(n, 2)), kinds, 0.02]
+    pos_copy = [a.copy() if isinstance(a, np.ndarray) else a for a in pos]
+    assert world_module.integrate_positions(*pos) == 0
+    assert world_module.integrate_positions.py_func(*pos_copy) == 0
+    for a, b in zip(pos[:3], pos_copy[:3], strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+# --- forces, torques, impulses ------------------------------------------------------------
+
+
+def test_forces_accumulate_act_for_one_step_and_are_cleared():
+    world = pb.World(gravity=(0.0, 0.0))
+    body = world.add_body(pb.Polygon.box(1.0, 0.5))  # mass 2 at density 1
+    body.apply_force((3.0, 0.0))
+    body.apply_force((1.0, 2.0))
+    np.testing.assert_array_equal(body.force, [4.0, 2.0])
+    world.step(0.1)
+    # a = ΣF/m = (2, 1); one step of symplectic Euler.
+    np.testing.assert_allclose(body.velocity, [0.2, 0.1])
+    np.testing.assert_allclose(body.position, [0.02, 0.01])
+    np.testing.assert_array_equal(world.forces, [[0.0, 0.0]])
+    assert world.torques[0] == 0.0
+    world.step(0.1)  # no force any more: constant velocity
+    np.testing.assert_allclose(body.velocity, [0.2, 0.1])
+
+
+@settings(max_examples=30)
+@given(
+    fx=st.floats(-50, 50), fy=st.floats(-50, 50),
+    px=st.floats(-3, 3), py=st.floats(-3, 3), angle=st.floats(-3, 3),
+)
+def test_off_centre_force_gives_torque_and_angular_acceleration(fx, fy, px, py, angle):
+    world = pb.World(gravity=(0.0, 0.0))
+    box = pb.Polygon.box(1.0, 0.5, center=(0.5, 0.25))  # centre of mass off the origin
+    body = world.add_body(box, position=(2.0, -1.0), angle=angle)
+    center = body.center_of_mass
+    np.testing.assert_allclose(center, [2.0, -1.0] + rotate([0.5, 0.25], angle), atol=1e-12)
+    point = center + (px, py)
+    body.apply_force((fx, fy), point)
+    torque = px * fy - py * fx  # τ = (p − c) × F
+    assert body.torque == pytest.approx(torque, abs=1e-9)
+    world.step(DT)
+    mass, inertia = 2.0, box_inertia(2.0, 2.0, 1.0)
+    assert body.angular_velocity == pytest.approx(DT * torque / inertia, abs=1e-9)
+    np.testing.assert_allclose(body.velocity, np.array([fx, fy]) * DT / mass, atol=1e-12)
+    # The body turned about its centre of mass: it moved only by the linear motion.
+    np.testing.assert_allclose(body.center_of_mass, center + DT * body.velocity, atol=1e-12)
+
+
+def test_impulse_changes_velocity_at_once():
+    world = pb.World()
+    body = world.add_body(pb.Circle(1.0), position=(0.0, 0.0))
+    mass, inertia = math.pi, math.pi / 2
+    body.apply_impulse((0.0, 2.0), point=(1.0, 0.0))
+    np.testing.assert_allclose(body.velocity, [0.0, 2.0 / mass])
+    assert body.angular_velocity == pytest.approx(2.0 / inertia)  # (1, 0) × (0, 2) = 2
+    # The contact point's velocity v + ω × r.
+    np.testing.assert_allclose(body.velocity_at((1.0, 0.0)), [0.0, 2.0 / mass + 2.0 / inertia])
+
+
+def test_apply_torque_spins_the_body():
+    world = pb.World(gravity=(0.0, 0.0))
+    body = world.add_body(pb.Polygon.box(1.0, 1.0))
+    body.apply_torque(4.0)
+    world.step(0.5)
+    assert body.angular_velocity == pytest.approx(0.5 * 4.0 / (8.0 / 3.0))
+    assert body.angle == pytest.approx(0.5 * body.angular_velocity)
+
+
+# --- mass properties of bodies ----------------------------------------------------------
+
+
+def test_compound_body_uses_the_parallel_axis_theorem():
+    left = pb.Polygon.box(1.0, 0.5, center=(-2.0, 0.0))  # 2 × 1, mass 2 at density 2 → 4
+    right = pb.Polygon.box(0.5, 0.5, center=(1.0, 1.0))  # 1 × 1, mass 2
+    world = pb.World()
+    body = world.add_body([left, right], material=pb.Material(density=2.0))
+    m1, m2 = 4.0, 2.0
+    c1, c2 = np.array([-2.0, 0.0]), np.array([1.0, 1.0])
+    center = (m1 * c1 + m2 * c2) / (m1 + m2)
+    inertia = (box_inertia(m1, 2, 1) + m1 * np.sum((c1 - center) ** 2)
+               + box_inertia(m2, 1, 1) + m2 * np.sum((c2 - center) ** 2))
+    assert body.mass == pytest.approx(6.0)
+    np.testing.assert_allclose(body.local_center, center)
+    assert body.inertia == pytest.approx(inertia)
+    assert body.inverse_mass == pytest.approx(1 / 6.0)
+    assert body.inverse_inertia == pytest.approx(1 / inertia)
+
+
+def test_compound_of_circle_and_box_against_grid_integration():
+    shapes = [pb.Circle(0.5, (1.0, 0.0)), pb.Polygon.box(0.5, 1.0, (-0.5, 0.5), 0.3)]
+    world = pb.World()
+    body = world.add_body(shapes)
+    # Midpoint quadrature of ∫ρ dA, ∫ρ·p dA and ∫ρ·|p − c|² dA over a fine grid.
+    h = 0.002
+    xs = np.arange(-2, 2, h) + h / 2
+    x, y = np.meshgrid(xs, xs)
+    inside = (x - 1.0) ** 2 + y**2 <= 0.25
+    local = np.stack([x + 0.5, y - 0.5], axis=-1) @ pb.rotation_matrix(0.3)  # to box frame
+    inside |= (np.abs(local[..., 0]) <= 0.5) & (np.abs(local[..., 1]) <= 1.0)
+    mass = inside.sum() * h * h
+    center = np.array([x[inside].mean(), y[inside].mean()])
+    inertia = np.sum((x[inside] - center[0]) ** 2 + (y[inside] - center[1]) ** 2) * h * h
+    assert body.mass == pytest.approx(mass, rel=2e-3)
+    np.testing.assert_allclose(body.local_center, center, atol=2e-3)
+    assert body.inertia == pytest.approx(inertia, rel=3e-3)
+
+
+def test_body_rotates_about_its_centre_of_mass():
+    world = pb.World(gravity=(0.0, 0.0))
+    box = pb.Polygon.box(0.5, 0.5, center=(1.0, 0.0))
+    body = world.add_body(box, position=(0.0, 0.0), angular_velocity=1.0)
+    for _ in range(60):
+        world.step(DT)
+    angle = 60 * DT
+    assert body.angle == pytest.approx(angle)
+    np.testing.assert_allclose(body.center_of_mass, [1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(body.position, [1.0, 0.0] - rotate([1.0, 0.0], angle), atol=1e-12)
+
+
+def test_position_and_angle_setters_keep_the_centre_of_mass_attached():
+    world = pb.World()
+    body = world.add_body(pb.Polygon.box(0.5, 0.5, center=(0.0, 2.0)))
+    body.position = (3.0, 4.0)
+    np.testing.assert_allclose(body.center_of_mass, [3.0, 6.0])
+    body.angle = math.pi / 2  # turns about the origin: the centre swings to the left
+    np.testing.assert_allclose(body.position, [3.0, 4.0])
+    np.testing.assert_allclose(body.center_of_mass, [1.0, 4.0], atol=1e-12)
+    np.testing.assert_allclose(world.origins[0], [3.0, 4.0])
+    body.velocity = (1.0, -1.0)
+    body.angular_velocity = 2.0
+    np.testing.assert_array_equal(world.velocities[0], [1.0, -1.0])
+    assert world.angular_velocities[0] == 2.0
+    transform = body.transform
+    np.testing.assert_allclose(transform.to_world(body.local_center), body.center_of_mass)
+
+
+def test_written_centres_carry_the_origin_along():
+    world = pb.World()
+    body = world.add_body(pb.Polygon.box(0.5, 0.5, center=(1.0, 0.0)), angle=0.5)
+    world.centers[0] += (2.0, 3.0)
+    world.update_origins()
+    np.testing.assert_allclose(body.position, [2.0, 3.0], atol=1e-12)
+
+
+# --- kinds --------------------------------------------------------------------------------
+
+
+def test_static_bodies_never_move():
+    world = pb.World()
+    ground = world.add_body(pb.Polygon.box(5.0, 0.5), position=(0, -1), kind="static")
+    assert ground.mass == 0.0 and ground.inverse_mass == 0.0 and ground.inverse_inertia == 0.0
+    assert world.kinds[0] == STATIC
+    ground.apply_force((100.0, 100.0), point=(1.0, 0.0))
+    ground.apply_impulse((5.0, 5.0), point=(2.0, 0.0))
+    for _ in range(10):
+        world.step(DT)
+    np.testing.assert_array_equal(ground.position, [0.0, -1.0])
+    np.testing.assert_array_equal(ground.velocity, [0.0, 0.0])
+    assert ground.angle == 0.0
+    with pytest.raises(ValueError, match="static"):
+        ground.velocity = (1.0, 0.0)
+    with pytest.raises(ValueError, match="static"):
+        ground.angular_velocity = 1.0
+    ground.velocity = (0.0, 0.0)  # zero is fine
+    ground.position = (0.0, -2.0)  # a static body may be placed
+    np.testing.assert_array_equal(ground.position, [0.0, -2.0])
+
+
+def test_kinematic_bodies_move_at_their_velocity_and_ignore_forces():
+    world = pb.World()
+    platform = world.add_body(pb.Polygon.box(1.0, 0.2, center=(0.5, 0.0)), position=(0, 0),
+                              velocity=(1.0, 0.5), angular_velocity=0.3, kind="kinematic")
+    assert world.kinds[0] == KINEMATIC
+    assert platform.inverse_mass == 0.0 and platform.inverse_inertia == 0.0
+    np.testing.assert_allclose(platform.local_center, [0.5, 0.0], atol=1e-12)
+    for _ in range(120):
+        platform.apply_force((50.0, 50.0), point=(3.0, 3.0))
+        platform.apply_impulse((9.0, 9.0), point=(1.0, 1.0))
+        world.step(DT)
+    t = 120 * DT
+    np.testing.assert_allclose(platform.velocity, [1.0, 0.5])
+    assert platform.angular_velocity == 0.3
+    np.testing.assert_allclose(platform.center_of_mass, [0.5 + t, 0.5 * t], atol=1e-12)
+    assert platform.angle == pytest.approx(0.3 * t)
+
+
+def test_dynamic_body_kind_and_defaults():
+    world = pb.World()
+    body = world.add_body(pb.Circle(1.0))
+    assert body.kind == "dynamic" and world.kinds[0] == DYNAMIC
+    assert body.material is pb.DEFAULT_MATERIAL
+    assert body.layers == 1 and body.gravity_scale == 1.0
+    assert world.restitutions[0] == pb.DEFAULT_MATERIAL.restitution
+    assert world.frictions[0] == pb.DEFAULT_MATERIAL.friction
+    body.layers = 0b110
+    assert world.layers[0] == 6
+
+
+def test_materials_set_mass_and_contact_coefficients():
+    world = pb.World()
+    wood = pb.MATERIALS["wood"]
+    body = world.add_body(pb.Polygon.box(1.0, 1.0), material=wood)
+    assert body.mass == pytest.approx(4.0 * wood.density)
+    assert world.restitutions[0] == wood.restitution
+    assert world.frictions[0] == wood.friction
+
+
+# --- removal, growth, handles -----------------------------------------------------------
+
+
+def shape_table_is_consistent(world):
+    table = world.shapes
+    expected = [(shape, row) for row, body in enumerate(world.bodies) for shape in body.shapes]
+    assert table.count == len(expected)
+    for s, (shape, row) in enumerate(expected):
+        assert table.shapes[s] is shape
+        assert table.body[s] == row
+        start, count = table.vertex_start[s], table.vertex_count[s]
+        if isinstance(shape, pb.Circle):
+            assert table.kind[s] == 0 and table.radius[s] == shape.radius
+            np.testing.assert_array_equal(table.vertices[start], shape.center)
+        else:
+            assert table.kind[s] == 1 and count == len(shape.vertices)
+            np.testing.assert_array_equal(table.vertices[start:start + count], shape.vertices)
+            np.testing.assert_array_equal(table.normals[start:start + count], shape.normals)
+    assert table.vertex_total == int(np.sum(table.vertex_count))
+
+
+def test_removal_keeps_handles_and_the_shape_table_consistent():
+    world = pb.World()
+    rng = np.random.default_rng(3)
+    bodies = []
+    for i in range(12):
+        shapes = [pb.Polygon.regular(3 + i % 4, 0.5), pb.Circle(0.2, (0.5, 0.0))][: 1 + i % 2]
+        bodies.append(world.add_body(shapes, position=rng.normal(size=2),
+                                     velocity=(float(i), 0.0)))
+    for victim in (bodies[0], bodies[5], bodies[11], bodies[6]):
+        world.remove_body(victim)
+        shape_table_is_consistent(world)
+    alive = [b for i, b in enumerate(bodies) if i not in (0, 5, 6, 11)]
+    assert world.bodies == alive and world.count == 8
+    for row, body in enumerate(alive):
+        assert body.index == row and world.ids[row] == body.id
+        assert body.velocity[0] == float(bodies.index(body))  # its own state followed it
+    with pytest.raises(LookupError, match="removed"):
+        bodies[5].position  # noqa: B018
+    with pytest.raises(LookupError):
+        world.remove_body(bodies[5])
+    assert not bodies[5].alive and "removed" in repr(bodies[5])
+    new = world.add_body(pb.Circle(1.0))
+    assert new.id == 12 and new.index == 8  # ids are never reused
+    shape_table_is_consistent(world)
+
+
+def test_growth_past_the_initial_capacity_keeps_every_row():
+    world = pb.World(capacity=2)
+    bodies = [world.add_body(pb.Polygon.box(0.5, 0.25), position=(i, -i), angle=0.01 * i,
+                             velocity=(0.0, i)) for i in range(37)]
+    assert world.capacity == 64 and world.count == 37
+    np.testing.assert_array_equal(world.origins[:, 0], np.arange(37))
+    np.testing.assert_array_equal(world.velocities[:, 1], np.arange(37))
+    assert all(body.index == i for i, body in enumerate(bodies))
+    shape_table_is_consistent(world)
+
+
+def test_empty_world_steps_and_runs():
+    world = pb.World()
+    world.step(DT)
+    recording = world.run(3, DT)
+    assert recording.origins.shape == (4, 0, 2)
+
+
+def test_remove_bad_arguments():
+    world, other = pb.World(), pb.World()
+    body = other.add_body(pb.Circle(1.0))
+    with pytest.raises(ValueError, match="another world"):
+        world.remove_body(body)
+    with pytest.raises(TypeError, match="body"):
+        world.remove_body(0)
+
+
+def test_read_only_views_protect_derived_arrays():
+    world = pb.World()
+    world.add_body(pb.Circle(1.0))
+    for name in ("origins", "masses", "inertias", "inverse_masses", "inverse_inertias",
+                 "local_centers", "kinds", "restitutions", "frictions", "ids"):
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(world, name)[0] = 0
+    world.velocities[0] = (1.0, 2.0)  # writable state is the world's own array
+    np.testing.assert_array_equal(world.bodies[0].velocity, [1.0, 2.0])
+
+
+def test_non_finite_state_raises_instead_of_spreading_nan():
+    world = pb.World()
+    body = world.add_body(pb.Circle(1e-3))
+    body.apply_force((1e307, 0.0))
+    with pytest.raises(FloatingPointError, match="non-finite"):
+        world.step(1e3)
+
+
+# --- run and recordings -----------------------------------------------------------------
+
+
+def test_run_records_steps_plus_one_states():
+    world = pb.World()
+    a = world.add_body(pb.Circle(0.5), position=(0.0, 10.0))
+    world.add_body(pb.Polygon.box(1, 1), position=(5.0, 0.0), kind="static")
+    pushes = []
+
+    def push(w):
+        pushes.append(w.time)
+        a.apply_force((a.mass, 0.0))  # 1 m/s² sideways
+
+    recording = world.run(30, DT, before_step=push)
+    assert len(recording) == 31 and len(pushes) == 30
+    np.testing.assert_allclose(recording.times, np.arange(31) * DT)
+    assert recording.origins.shape == (31, 2, 2) and recording.angles.shape == (31, 2)
+    np.testing.assert_array_equal(recording.origins[0, 0], [0.0, 10.0])
+    n = np.arange(31)
+    np.testing.assert_allclose(recording.centers[:, 0, 1], 10.0 - 10.0 * DT**2 * n * (n + 1) / 2)
+    np.testing.assert_allclose(recording.centers[:, 0, 0], 1.0 * DT**2 * n * (n + 1) / 2)
+    np.testing.assert_array_equal(recording.centers[:, 1], [[5.0, 0.0]] * 31)
+    frame = recording.frames[-1]
+    assert frame.time == pytest.approx(30 * DT) and frame.shapes[1] == a.world.bodies[1].shapes
+    np.testing.assert_array_equal(recording.kinds, [DYNAMIC, STATIC])
+
+
+def test_run_refuses_bodies_added_during_the_run():
+    world = pb.World()
+    world.add_body(pb.Circle(0.5))
+    with pytest.raises(RuntimeError, match="added or removed"):
+        world.run(3, DT, before_step=lambda w: w.add_body(pb.Circle(0.5)))
+
+
+# --- bad input ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [
+        ({"position": (np.nan, 0.0)}, ValueError, "position"),
+        ({"position": (0.0, 0.0, 0.0)}, ValueError, "position"),
+        ({"angle": np.inf}, ValueError, "angle"),
+        ({"velocity": (0.0, np.inf)}, ValueError, "velocity"),
+        ({"angular_velocity": np.nan}, ValueError, "angular_velocity"),
+        ({"angular_velocity": "fast"}, TypeError, "angular_velocity"),
+        ({"kind": "ghost"}, ValueError, "kind"),
+        ({"kind": 0}, TypeError, "kind"),
+        ({"material": "wood"}, TypeError, "material"),
+        ({"gravity_scale": np.nan}, ValueError, "gravity_scale"),
+        ({"layers": 1.5}, TypeError, "layers"),
+        ({"layers": True}, TypeError, "layers"),
+        ({"layers": 2**70}, ValueError, "layers"),
+        ({"kind": "static", "velocity": (1.0, 0.0)}, ValueError, "static"),
+        ({"kind": "static", "angular_velocity": 1.0}, ValueError, "static"),
+    ],
+)
+def test_add_body_rejects_bad_arguments(kwargs, error, name):
+    world = pb.World()
+    with pytest.raises(error, match=name):
+        world.add_body(pb.Circle(1.0), **kwargs)
+    assert world.count == 0 and world.shapes.count == 0
+
+
+@pytest.mark.parametrize(
+    ("shapes", "error"),
+    [([], ValueError), ((), ValueError), (None, TypeError), ("circle", TypeError),
+     ([pb.Circle(1.0), "box"], TypeError), (pb.AABB((0, 0), (1, 1)), TypeError),
+     ([[0, 0], [1, 0], [0, 1]], TypeError)],
+)
+def test_add_body_rejects_bad_shapes(shapes, error):
+    world = pb.World()
+    with pytest.raises(error, match="shape_or_shapes"):
+        world.add_body(shapes)
+
+
+@pytest.mark.parametrize("dt", [0.0, -0.1, np.nan, np.inf])
+def test_step_rejects_bad_dt(dt):
+    world = pb.World()
+    world.add_body(pb.Circle(1.0))
+    with pytest.raises(ValueError, match="dt"):
+        world.step(dt)
+    with pytest.raises(ValueError, match="dt"):
+        world.run(2, dt)
+
+
+def test_other_bad_inputs_name_their_argument():
+    with pytest.raises(ValueError, match="gravity"):
+        pb.World(gravity=(0.0, np.nan))
+    with pytest.raises(ValueError, match="capacity"):
+        pb.World(capacity=0)
+    world = pb.World()
+    body = world.add_body(pb.Circle(1.0))
+    cases = [
+        (lambda: body.apply_force((np.nan, 0.0)), ValueError, "force"),
+        (lambda: body.apply_force((1.0, 0.0), point=(np.inf, 0.0)), ValueError, "point"),
+        (lambda: body.apply_torque(np.inf), ValueError, "torque"),
+        (lambda: body.apply_impulse((1.0,)), ValueError, "impulse"),
+        (lambda: body.apply_impulse((1.0, 0.0), point=(0.0, np.nan)), ValueError, "point"),
+        (lambda: setattr(body, "position", (np.nan, 1.0)), ValueError, "position"),
+        (lambda: setattr(body, "angle", np.nan), ValueError, "angle"),
+        (lambda: setattr(body, "gravity_scale", np.inf), ValueError, "gravity_scale"),
+        (lambda: setattr(body, "layers", "all"), TypeError, "layers"),
+        (lambda: world.run(-1, DT), ValueError, "steps"),
+        (lambda: world.run(2, DT, before_step=3), TypeError, "before_step"),
+    ]
+    for call, error, name in cases:
+        with pytest.raises(error, match=name):
+            call()
+    # Nothing above changed the body.
+    np.testing.assert_array_equal(body.force, [0.0, 0.0])
+    np.testing.assert_array_equal(body.velocity, [0.0, 0.0])
+    np.testing.assert_array_equal(body.position, [0.0, 0.0])
+
+
+# --- drawing (physbook.viz.world) -------------------------------------------------------
+
+
+def test_draw_world_draws_every_shape_where_the_world_has_it():
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection, PatchCollection
+
+    world = pb.World()
+    world.add_body(pb.Polygon.box(3.0, 0.5), position=(0.0, -1.0), kind="static")
+    body = world.add_body([pb.Polygon.regular(5, 0.5), pb.Circle(0.3, (0.8, 0.0))],
+                          position=(1.0, 2.0), angle=0.7)
+    fig, ax = plt.subplots()
+    pb.viz.draw_world(ax, world, aabbs=True)
+    shapes_drawn, boxes_drawn = [c for c in ax.collections if isinstance(c, PatchCollection)]
+    paths = shapes_drawn.get_paths()
+    assert len(paths) == 3
+    transform = body.transform
+    pentagon = paths[1].vertices[:5]  # a patch's path in world coordinates (data units)
+    np.testing.assert_allclose(pentagon, transform.to_world(body.shapes[0].vertices),
+                               atol=1e-12)
+    (radius_lines,) = [c for c in ax.collections if isinstance(c, LineCollection)]
+    center, rim = radius_lines.get_segments()[0]
+    np.testing.assert_allclose(center, transform.to_world((0.8, 0.0)))
+    np.testing.assert_allclose(rim - center, 0.3 * np.array([math.cos(0.7), math.sin(0.7)]))
+    corners = [path.vertices[[0, 2]] for path in boxes_drawn.get_transforms()[:0]] or [
+        (p.get_extents()) for p in boxes_drawn.get_paths()]
+    assert len(corners) == 3
+    plt.close(fig)
+
+
+def test_recording_limits_hold_every_shape_in_every_frame():
+    world = pb.World(gravity=(0.0, -10.0))
+    world.add_body(pb.Polygon.box(3.0, 0.5), position=(0.0, -5.0), kind="static")
+    world.add_body([pb.Polygon.box(1.0, 0.2, (0.5, 0.0)), pb.Circle(0.4, (-1.0, 0.3))],
+                   position=(-2.0, 3.0), velocity=(2.0, 4.0), angular_velocity=3.0)
+    recording = world.run(60, DT)
+    xmin, xmax, ymin, ymax = pb.viz.recording_limits(recording, margin=0.0)
+    for k in range(len(recording)):
+        for i, shapes in enumerate(recording.shapes):
+            transform = pb.Transform(recording.origins[k, i], recording.angles[k, i])
+            for shape in shapes:
+                box = shape.aabb(transform)
+                assert xmin <= box.lower[0] + 1e-12 and box.upper[0] <= xmax + 1e-12
+                assert ymin <= box.lower[1] + 1e-12 and box.upper[1] <= ymax + 1e-12
+
+
+def test_play_makes_a_player_within_the_frame_budget():
+    world = pb.World()
+    world.add_body(pb.Circle(0.5), velocity=(1.0, 5.0), angular_velocity=2.0)
+    html = pb.viz.play(world.run(40, DT), max_frames=6)
+    assert html.data.count("data:image/png;base64") == 6
+    with pytest.raises(TypeError, match="recording"):
+        pb.viz.play([1, 2, 3])
