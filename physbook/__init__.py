@@ -5,6 +5,8 @@ imported on first use so that the engine itself runs headless without matplotlib
 """
 
 from physbook.aabb_contacts import aabb_vs_aabb, aabb_vs_circle, circle_vs_aabb
+from physbook.broadphase import BROAD_PHASES, naive_pairs, sweep_pairs
+from physbook.contacts import Contacts
 from physbook.gjk import (
     DistanceResult,
     EpaStep,
@@ -14,7 +16,7 @@ from physbook.gjk import (
     intersect,
     minkowski_support,
     penetration,
-    support,
+    support_point,
 )
 from physbook.integrate import (
     explicit_euler_step,
@@ -34,7 +36,9 @@ from physbook.materials import (
     mix_restitution,
 )
 from physbook.sat import SatAxes, SatResult, make_feature, sat_axes, sat_query
+from physbook.scenes import Scene
 from physbook.shapes import AABB, Circle, MassData, Polygon, ShapeTable
+from physbook.solver import SOLVERS, ImpulseSolver
 from physbook.timestep import FixedTimestep, interpolate, step_schedule
 from physbook.vec import (
     Line,
@@ -62,6 +66,13 @@ from physbook.world import DYNAMIC, KINEMATIC, STATIC, Body, Frame, Recording, W
 __version__ = "0.1.0"
 
 __all__ = [
+    "BROAD_PHASES",
+    "naive_pairs",
+    "sweep_pairs",
+    "Contacts",
+    "Scene",
+    "SOLVERS",
+    "ImpulseSolver",
     "aabb_vs_aabb",
     "aabb_vs_circle",
     "circle_vs_aabb",
@@ -73,7 +84,7 @@ __all__ = [
     "intersect",
     "minkowski_support",
     "penetration",
-    "support",
+    "support_point",
     "ContactArrays",
     "Manifold",
     "collide",

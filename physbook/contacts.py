@@ -118,7 +118,15 @@ class Contacts:
     """
 
     def __init__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every contact and the bodies' materials (after bodies were renumbered)."""
         self.clear()
+        # Mixed material values for every pair of distinct body materials (see update).
+        self._material_of_body = None
+        self._mixed_restitution = None
+        self._mixed_friction = None
 
     def clear(self) -> None:
         """Forget every contact (and the impulses they carried)."""
@@ -174,8 +182,23 @@ class Contacts:
             self.normal_impulses, self.tangent_impulses,
         )
         self.bodies = np.ascontiguousarray(shape_body[self.pairs])
-        body_a, body_b = self.bodies[:, 0], self.bodies[:, 1]
-        self.restitutions = np.ascontiguousarray(
-            mix_restitution(restitutions[body_a], restitutions[body_b]), dtype=np.float64)
-        self.frictions = np.ascontiguousarray(
-            mix_friction(frictions[body_a], frictions[body_b]), dtype=np.float64)
+        if self._material_of_body is None or len(self._material_of_body) != len(restitutions):
+            self._tabulate_materials(restitutions, frictions, mix_restitution, mix_friction)
+        material_a = self._material_of_body[self.bodies[:, 0]]
+        material_b = self._material_of_body[self.bodies[:, 1]]
+        self.restitutions = self._mixed_restitution[material_a, material_b]
+        self.frictions = self._mixed_friction[material_a, material_b]
+
+    def _tabulate_materials(self, restitutions, frictions, mix_restitution, mix_friction):
+        # A scene has few distinct materials: mix each pair of them once, then every step
+        # only looks the pair's values up (the mixing rules validate their input, which
+        # costs more than the lookup).
+        values = np.column_stack([restitutions, frictions])
+        distinct, self._material_of_body = np.unique(values, axis=0, return_inverse=True)
+        self._material_of_body = self._material_of_body.reshape(-1)
+        first, second = np.meshgrid(np.arange(len(distinct)), np.arange(len(distinct)),
+                                    indexing="ij")
+        self._mixed_restitution = np.asarray(
+            mix_restitution(distinct[first, 0], distinct[second, 0]), dtype=np.float64)
+        self._mixed_friction = np.asarray(
+            mix_friction(distinct[first, 1], distinct[second, 1]), dtype=np.float64)

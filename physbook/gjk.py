@@ -69,7 +69,7 @@ def _check_shape(shape, name: str) -> None:
                         f"got {type(shape).__name__}")
 
 
-def support(shape, transform: Transform, direction) -> np.ndarray:
+def support_point(shape, transform: Transform, direction) -> np.ndarray:
     """The point of ``shape`` in pose ``transform`` farthest along ``direction`` (world).
 
     The shape's own support works in its local frame, so the direction is turned into it
@@ -88,7 +88,7 @@ def minkowski_support(shape_a, xf_a: Transform, shape_b, xf_b: Transform,
                       direction) -> np.ndarray:
     """Support point of the Minkowski difference A ⊖ B: s_A(d) − s_B(−d)."""
     direction = _check.vector(direction, "direction")
-    return support(shape_a, xf_a, direction) - support(shape_b, xf_b, -direction)
+    return support_point(shape_a, xf_a, direction) - support_point(shape_b, xf_b, -direction)
 
 
 class _Core:
@@ -377,6 +377,8 @@ def _start_polytope(core_a: _Core, core_b: _Core, simplex: np.ndarray) -> list[n
             if np.any(other != points[0]):
                 points.append(other)
                 break
+        else:
+            return points  # A ⊖ B is a single point (two circle centres)
     if len(points) == 2:
         p, q = points
         e = q - p

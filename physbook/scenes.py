@@ -141,11 +141,11 @@ def ramp(world: World | None = None, *, angle: float = 0.25,
          frictions=RAMP_FRICTIONS) -> Scene:
     """Unit boxes set at rest on a static ramp rising to the right at ``angle`` (rad).
 
-    The ramp is 60 m long; its top face passes through the origin. Box i sits
-    ``3·(5 − i) + 1`` m up the slope from the origin with pair friction ``frictions[i]``
-    against the ramp (no restitution), so the slippery boxes start lowest and slide away
-    from the others. A box sticks when μ ≥ tan θ and otherwise accelerates down the slope
-    at g(sin θ − μ cos θ).
+    The ramp is 60 m long; its top face passes through the origin. With B boxes, box i
+    sits ``3·(B − i) + 1`` m up the slope from the origin with pair friction
+    ``frictions[i]`` against the ramp (no restitution), so the slippery boxes of the
+    standard list start lowest and slide away from the others. A box sticks when
+    μ ≥ tan θ and otherwise accelerates down the slope at g(sin θ − μ cos θ).
     """
     world = _world(world)
     angle = _check.finite_scalar(angle, "angle")
@@ -153,6 +153,9 @@ def ramp(world: World | None = None, *, angle: float = 0.25,
         raise ValueError(f"angle must be in [0, π/2), got {angle}")
     frictions = [_check.non_negative_scalar(mu, f"frictions[{i}]")
                  for i, mu in enumerate(frictions)]
+    if not 1 <= len(frictions) <= 9:
+        raise ValueError(f"frictions must hold 1 to 9 values (the ramp's length), "
+                         f"got {len(frictions)}")
     along = np.array([math.cos(angle), math.sin(angle)])  # up the slope
     normal = np.array([-math.sin(angle), math.cos(angle)])  # out of the ramp's top face
     ramp_friction = 1.0

@@ -21,8 +21,14 @@ at the bound it slides (dynamic friction).
 
 The solver visits every contact point ``iterations`` times, each time with the velocities
 left by the previous ones, and then moves the bodies apart by ``percent`` of the
-penetration beyond ``slop`` (linear projection), which stops floating-point error from
-letting bodies sink into each other.
+penetration beyond ``slop`` (linear projection). Without that correction bodies sink into
+each other: a contact is found only after the overlap has begun, and a few passes over a
+stack leave it still moving down a little every step.
+
+Each visit may only push, so a pass cannot take back what an earlier one overdid. That
+makes the method simple but limited: tall stacks sink and topple, and a box that should
+stick on a slope creeps. Chapter 10's sequential impulses (impulses accumulated and clamped
+over the step, warm started from the previous step) remove those limits.
 
 Symbols in formulas: m mass, I inertia, c centre of mass, v velocity, ω angular velocity,
 r arm from c to p, e restitution, μ friction coefficient.
@@ -259,8 +265,10 @@ class ImpulseSolver:
         targets = np.zeros((count, 2))
         velocities = world.velocities
         angular_velocities = world.angular_velocities
-        inverse_masses = world.inverse_masses
-        inverse_inertias = world.inverse_inertias
+        # Writable copies: numba compiles reads of read-only arrays into slower code, and
+        # the copies cost microseconds.
+        inverse_masses = np.array(world.inverse_masses)
+        inverse_inertias = np.array(world.inverse_inertias)
         centers = world.centers
         prepare_contacts(contacts.bodies, contacts.point_counts, contacts.normals,
                          contacts.points, contacts.restitutions, centers, velocities,

@@ -57,14 +57,24 @@ class FixedTimestep:
     """
 
     def __init__(self, dt: float, max_frame_time: float = 0.25) -> None:
-        self.dt = _check.positive_scalar(dt, "dt")
-        self.max_frame_time = _check.positive_scalar(max_frame_time, "max_frame_time")
-        if self.max_frame_time < self.dt:
+        self._dt = _check.positive_scalar(dt, "dt")
+        self._max_frame_time = _check.positive_scalar(max_frame_time, "max_frame_time")
+        if self._max_frame_time < self._dt:
             raise ValueError(
-                f"max_frame_time must be at least dt ({self.dt:g} s), "
-                f"got {self.max_frame_time:g} s: no frame could ever take a step"
+                f"max_frame_time must be at least dt ({self._dt:g} s), "
+                f"got {self._max_frame_time:g} s: no frame could ever take a step"
             )
         self.reset()
+
+    @property
+    def dt(self) -> float:
+        """The fixed physics step (s); set at construction, read-only."""
+        return self._dt
+
+    @property
+    def max_frame_time(self) -> float:
+        """The clamp on a frame's duration (s); set at construction, read-only."""
+        return self._max_frame_time
 
     def reset(self) -> None:
         """Empty the accumulator and the counters."""

@@ -98,10 +98,18 @@ def integrate_positions(centers, angles, origins, velocities, angular_velocities
             centers[i, 0] += dt * velocities[i, 0]
             centers[i, 1] += dt * velocities[i, 1]
             angles[i] += dt * angular_velocities[i]
-        c = math.cos(angles[i])
-        s = math.sin(angles[i])
-        origins[i, 0] = centers[i, 0] - (c * local_centers[i, 0] - s * local_centers[i, 1])
-        origins[i, 1] = centers[i, 1] - (s * local_centers[i, 0] + c * local_centers[i, 1])
+        local_x = local_centers[i, 0]
+        local_y = local_centers[i, 1]
+        if local_x == 0.0 and local_y == 0.0:
+            # Most bodies have their centre of mass at the origin: no rotation needed,
+            # and cos/sin are the costliest part of this loop.
+            origins[i, 0] = centers[i, 0]
+            origins[i, 1] = centers[i, 1]
+        else:
+            c = math.cos(angles[i])
+            s = math.sin(angles[i])
+            origins[i, 0] = centers[i, 0] - (c * local_x - s * local_y)
+            origins[i, 1] = centers[i, 1] - (s * local_x + c * local_y)
         if not (math.isfinite(origins[i, 0]) and math.isfinite(origins[i, 1])
                 and math.isfinite(velocities[i, 0]) and math.isfinite(velocities[i, 1])
                 and math.isfinite(angular_velocities[i])):
@@ -692,7 +700,7 @@ class World:
         # Removing a body rebuilds the shape table and renumbers the shapes, so contacts
         # of earlier steps would name the wrong shapes: forget them then.
         if self.shapes._kind is not self._contact_shape_rows:
-            self.contacts.clear()
+            self.contacts.reset()
             self._contact_shape_rows = self.shapes._kind
         pairs = canonical_pairs(self.broad_phase(self))
         if len(pairs) == 0:

@@ -42,13 +42,23 @@ def world(polygon: Polygon, transform: Transform) -> ShapelyPolygon:
     return ShapelyPolygon(transform.to_world(polygon.vertices))
 
 
+def face_separations(vertices_1, normals_1, vertices_2) -> np.ndarray:
+    """s_i = min_j n_i·(w_j − v_i) for every edge i of polygon 1, by brute force."""
+    return np.min(np.einsum("ik,ijk->ij", normals_1,
+                            vertices_2[None, :, :] - vertices_1[:, None, :]), axis=1)
+
+
 def separations(a, xf_a, b, xf_b):
-    """Best face separation of each polygon against the other, and the switch tolerance."""
+    """Best face separation of each polygon against the other, the switch tolerance, and
+    the gap between the best and the second-best face of one polygon (a near tie there
+    lets rounding pick either face)."""
     va, na = xf_a.to_world(a.vertices), xf_a.rotate_to_world(a.normals)
     vb, nb = xf_b.to_world(b.vertices), xf_b.rotate_to_world(b.normals)
-    size = min(np.ptp(va, axis=0).max(), np.ptp(vb, axis=0).max())
-    return max_separation(va, na, vb)[0], max_separation(vb, nb, va)[0], (
-        FACE_SWITCH_TOLERANCE * size)
+    size = min(np.hypot(*(v - v[0]).T).max() for v in (va, vb))
+    sep_a, sep_b = face_separations(va, na, vb), face_separations(vb, nb, va)
+    assert math.isclose(sep_a.max(), max_separation(va, na, vb)[0], abs_tol=1e-12)
+    runner_up = min(np.diff(np.sort(s)[-2:])[0] for s in (sep_a, sep_b))
+    return sep_a.max(), sep_b.max(), FACE_SWITCH_TOLERANCE * size, runner_up
 
 
 def brute_force_depth(a, xf_a, b, xf_b) -> float:
@@ -83,7 +93,7 @@ def test_random_polygon_pairs_against_shapely():
         # The deepest point is as deep as the least penetration, up to the face-switch
         # tolerance that may keep the reference face on A.
         depth = brute_force_depth(a, xf_a, b, xf_b)
-        sep_a, sep_b, tolerance = separations(a, xf_a, b, xf_b)
+        sep_a, sep_b, tolerance, runner_up = separations(a, xf_a, b, xf_b)
         assert depth - 1e-12 <= m.depth <= depth + tolerance + 1e-12
         # The normal points from A to B: B moved by depth·n (and a hair) is clear of A.
         moved = shapely.affinity.translate(region_b, *((m.depth + 1e-9) * m.normal))
@@ -95,7 +105,7 @@ def test_random_polygon_pairs_against_shapely():
         # Swapping A and B flips the normal and keeps depths, points and features (paired
         # the other way), unless the two best axes are within the switch tolerance.
         swapped = pb.collide(b, xf_b, a, xf_a)
-        if abs(sep_a - sep_b) > tolerance:
+        if abs(sep_a - sep_b) > tolerance and runner_up > 1e-9:
             flips_checked += 1
             np.testing.assert_allclose(swapped.normal, -m.normal, atol=1e-12)
             order = np.argsort(m.features)
@@ -277,3 +287,36 @@ def test_features_stay_while_a_box_slides_and_tilts_on_the_ground():
         assert len(m.depths) == 2
         ids.add(tuple(m.features.tolist()))
     assert len(ids) == 1
+
+
+def test_grid_of_exact_contacts_never_gives_nan():
+    """Boxes, triangles and circles on a grid where edges coincide, corners meet and shapes
+    sit exactly on top of each other: every answer is finite, unit-normal, and touching
+    pairs (depth 0) are reported, not dropped."""
+    shapes = [Polygon.box(0.5, 0.5), Polygon.box(1.0, 0.25), Polygon([(0, 0), (1, 0), (0, 1)]),
+              Circle(0.5)]
+    table = pb.ShapeTable()
+    origins, angles = [], []
+    for shape in shapes:
+        for x in (0.0, 0.5, 1.0, 1.5):
+            for y in (0.0, 0.5, 1.0):
+                for angle in (0.0, np.pi / 2, np.pi):
+                    table.append(shape, len(origins))
+                    origins.append((x, y))
+                    angles.append(angle)
+    count = table.count
+    pairs = np.array([(a, b) for a in range(count) for b in range(count)], np.int64)
+    contacts = pb.collide_pairs(pairs, table, np.array(origins), np.array(angles))
+    touching = contacts.point_counts > 0
+    assert np.all(np.isfinite(contacts.points)) and np.all(np.isfinite(contacts.depths))
+    lengths = np.hypot(*contacts.normals[touching].T)
+    np.testing.assert_allclose(lengths, 1.0, atol=1e-12)
+    assert np.all(contacts.depths[touching, 0] >= -1e-12)
+    # Exactly touching pairs are among them: a unit box at x = 0 and one at x = 1, unturned
+    # (turned by π/2, cos and sin round, and the faces end up 1e-17 m apart or overlapping).
+    exact = [row for row, (a, b) in enumerate(pairs)
+             if table.shapes[a] is shapes[0] and table.shapes[b] is shapes[0]
+             and origins[a] == (0.0, 0.0) and origins[b] == (1.0, 0.0)
+             and angles[a] == angles[b] == 0.0]
+    assert exact and all(contacts.point_counts[row] == 2 for row in exact)
+    assert all(np.all(np.abs(contacts.depths[row]) < 1e-12) for row in exact)

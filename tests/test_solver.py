@@ -285,3 +285,39 @@ def test_many_bodies_in_zero_gravity_conserve_momentum():
         hits += world.contacts.count
     assert hits > 50
     np.testing.assert_allclose(momentum(world), before, atol=1e-9 * scale)
+
+
+def test_contact_table_matches_points_by_pair_and_feature():
+    """Contacts.update on hand-made narrow-phase rows: matched points keep their impulses."""
+    from physbook.contacts import Contacts
+    from physbook.manifold import ContactArrays
+    from physbook.materials import mix_friction, mix_restitution
+
+    def arrays(counts, features):
+        count = len(counts)
+        normals = np.tile([0.0, 1.0], (count, 1))
+        return ContactArrays(np.array(counts), normals, np.zeros((count, 2, 2)),
+                             np.full((count, 2), 0.01), np.array(features))
+
+    shape_body = np.array([0, 1, 2, 3])
+    restitutions = np.array([0.2, 0.5, 0.8, 0.1])
+    frictions = np.array([0.4, 0.9, 0.1, 0.0])
+    contacts = Contacts()
+    pairs = np.array([[0, 1], [0, 2], [1, 2]])
+    contacts.update(pairs, arrays([2, 0, 1], [[3, 5], [0, 0], [7, 0]]), shape_body,
+                    restitutions, frictions, mix_restitution, mix_friction)
+    np.testing.assert_array_equal(contacts.pairs, [[0, 1], [1, 2]])  # the untouched pair goes
+    np.testing.assert_allclose(contacts.restitutions, [0.2, 0.5])
+    np.testing.assert_allclose(contacts.frictions, [math.sqrt(0.36), math.sqrt(0.09)])
+    contacts.normal_impulses[:] = [[1.0, 2.0], [3.0, 0.0]]
+    contacts.tangent_impulses[:] = [[-1.0, -2.0], [-3.0, 0.0]]
+    # Next step: (0, 1) keeps feature 5 (now first) and gains 9; (1, 2) changes feature;
+    # (1, 3) is new.
+    pairs = np.array([[0, 1], [1, 2], [1, 3]])
+    contacts.update(pairs, arrays([2, 1, 1], [[5, 9], [8, 0], [7, 0]]), shape_body,
+                    restitutions, frictions, mix_restitution, mix_friction)
+    np.testing.assert_array_equal(contacts.normal_impulses, [[2.0, 0.0], [0.0, 0.0],
+                                                             [0.0, 0.0]])
+    np.testing.assert_array_equal(contacts.tangent_impulses[0], [-2.0, 0.0])
+    np.testing.assert_array_equal(contacts.bodies, [[0, 1], [1, 2], [1, 3]])
+    assert contacts.point_total == 4 and len(contacts) == 3

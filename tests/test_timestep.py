@@ -73,6 +73,16 @@ def test_clamp_limits_steps_and_counts_dropped_time():
     assert (clock.steps_taken, clock.dropped_time, clock.accumulator) == (0, 0.0, 0.0)
 
 
+def test_settings_are_read_only():
+    clock = FixedTimestep(0.01, 0.1)
+    with pytest.raises(AttributeError):
+        clock.dt = -1.0
+    with pytest.raises(AttributeError):
+        clock.max_frame_time = 0.0
+    assert (clock.dt, clock.max_frame_time) == (0.01, 0.1)
+    assert "dt=0.01" in repr(clock)
+
+
 def test_time_is_a_product_not_a_running_sum():
     clock = FixedTimestep(1 / 60)
     running = 0.0

@@ -355,6 +355,34 @@ def test_removal_keeps_handles_and_the_shape_table_consistent():
     shape_table_is_consistent(world)
 
 
+@settings(max_examples=30)
+@given(operations=st.lists(st.tuples(st.booleans(), st.integers(0, 50), st.integers(1, 3)),
+                           min_size=1, max_size=40))
+def test_random_adds_and_removes_match_a_simple_model(operations):
+    # The model: an ordered dict id -> (x, number of shapes), as a list of bodies would be.
+    world = pb.World(capacity=1)
+    model = {}
+    handles = {}
+    for add, pick, shape_count in operations:
+        if add or not model:
+            x = float(len(handles))
+            shapes = [pb.Circle(0.1, (0.2 * k, 0.0)) for k in range(shape_count)]
+            body = world.add_body(shapes, position=(x, 0.0), layers=0)
+            handles[body.id] = body
+            model[body.id] = (x, shape_count)
+        else:
+            victim = list(model)[pick % len(model)]
+            world.remove_body(handles[victim])
+            del model[victim]
+    assert [body.id for body in world.bodies] == list(model)
+    np.testing.assert_array_equal(world.ids, list(model))
+    np.testing.assert_array_equal(world.origins[:, 0], [x for x, _ in model.values()])
+    assert world.shapes.count == sum(count for _, count in model.values())
+    shape_table_is_consistent(world)
+    for body_id, body in handles.items():
+        assert body.alive == (body_id in model)
+
+
 def test_growth_past_the_initial_capacity_keeps_every_row():
     world = pb.World(capacity=2)
     bodies = [world.add_body(pb.Polygon.box(0.5, 0.25), position=(i, -i), angle=0.01 * i,
@@ -393,6 +421,7 @@ def test_read_only_views_protect_derived_arrays():
     np.testing.assert_array_equal(world.bodies[0].velocity, [1.0, 2.0])
 
 
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")  # plain-Python kernels warn
 def test_non_finite_state_raises_instead_of_spreading_nan():
     world = pb.World()
     body = world.add_body(pb.Circle(1e-3))
@@ -540,9 +569,12 @@ def test_draw_world_draws_every_shape_where_the_world_has_it():
     center, rim = radius_lines.get_segments()[0]
     np.testing.assert_allclose(center, transform.to_world((0.8, 0.0)))
     np.testing.assert_allclose(rim - center, 0.3 * np.array([math.cos(0.7), math.sin(0.7)]))
-    corners = [path.vertices[[0, 2]] for path in boxes_drawn.get_transforms()[:0]] or [
-        (p.get_extents()) for p in boxes_drawn.get_paths()]
-    assert len(corners) == 3
+    expected = [shape.aabb(b.transform) for b in world.bodies for shape in b.shapes]
+    drawn = boxes_drawn.get_paths()
+    assert len(drawn) == len(expected) == 3
+    for path, box in zip(drawn, expected, strict=True):
+        np.testing.assert_allclose(path.vertices.min(axis=0), box.lower, atol=1e-12)
+        np.testing.assert_allclose(path.vertices.max(axis=0), box.upper, atol=1e-12)
     plt.close(fig)
 
 

@@ -4,6 +4,28 @@ Each sub-module belongs to the chapters that need it; everything is re-exported 
 chapters write ``pb.viz.animate(...)``, ``pb.viz.draw_world(...)``.
 """
 
+from physbook.viz.collision import (
+    COLOR_A,
+    COLOR_B,
+    COLOR_CONTACT,
+    convex_hull,
+    draw_convex,
+    draw_epa_step,
+    draw_gjk_step,
+    draw_manifold,
+    draw_minkowski,
+    draw_pair,
+    minkowski_difference,
+    outline,
+    plot_clipping,
+    plot_sat,
+)
+from physbook.viz.impulses import (
+    ContactSnapshot,
+    contact_snapshot,
+    draw_contacts,
+    plot_bounces,
+)
 from physbook.viz.integration import (
     METHOD_COLORS,
     draw_orbits,
@@ -42,6 +64,24 @@ from physbook.viz.world import (
 )
 
 __all__ = [
+    "COLOR_A",
+    "COLOR_B",
+    "COLOR_CONTACT",
+    "convex_hull",
+    "draw_convex",
+    "draw_epa_step",
+    "draw_gjk_step",
+    "draw_manifold",
+    "draw_minkowski",
+    "draw_pair",
+    "minkowski_difference",
+    "outline",
+    "plot_clipping",
+    "plot_sat",
+    "ContactSnapshot",
+    "contact_snapshot",
+    "draw_contacts",
+    "plot_bounces",
     "animate_verlet",
     "draw_contact",
     "draw_verlet",

@@ -1,7 +1,7 @@
 """Drawing vectors, frames, lines and halfspaces (chapter 1), and the step pipeline (preface).
 
-Every helper draws on a matplotlib ``Axes`` it is given and returns what it drew, so a
-chapter composes a figure from several calls. Positions are in metres, y up.
+Each function draws on a matplotlib ``Axes`` it is given, so a chapter composes a figure
+from several calls. Positions are in metres, y up.
 """
 
 from __future__ import annotations

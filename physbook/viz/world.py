@@ -107,11 +107,22 @@ def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, 
 
 
 def draw_world(ax: Axes, world: World, aabbs: bool = False, *, centers: bool = True,
-               alpha: float = 0.6) -> Axes:
-    """Draw every body of ``world``: shapes, centres of mass and optionally AABBs."""
-    return draw_bodies(ax, [body.shapes for body in world.bodies], world.kinds, world.ids,
-                       world.origins, world.angles, world.centers if centers else None,
-                       aabbs=aabbs, alpha=alpha)
+               alpha: float = 0.6, contacts: bool = False, impulses: bool = False,
+               impulse_scale: float = 1.0) -> Axes:
+    """Draw every body of ``world``: shapes, centres of mass and optionally AABBs.
+
+    With ``contacts`` the points and normals of ``world.contacts`` (from the last step) are
+    drawn too, and with ``impulses`` also the impulse each point gave (``impulse_scale``
+    metres per N·s), see :func:`physbook.viz.impulses.draw_contacts`.
+    """
+    draw_bodies(ax, [body.shapes for body in world.bodies], world.kinds, world.ids,
+                world.origins, world.angles, world.centers if centers else None,
+                aabbs=aabbs, alpha=alpha)
+    if contacts or impulses:
+        from physbook.viz.impulses import draw_contacts
+
+        draw_contacts(ax, world.contacts, impulses=impulses, impulse_scale=impulse_scale)
+    return ax
 
 
 def draw_snapshot(ax: Axes, frame: Frame, aabbs: bool = False, *, centers: bool = True,

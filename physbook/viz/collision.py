@@ -1,0 +1,266 @@
+"""Drawing the narrow phase (chapters 6–8): manifolds, SAT projections, clipping, GJK, EPA.
+
+Each ``draw_*`` function draws on a matplotlib ``Axes`` it is given; each ``plot_*``
+function makes its own small figure and returns it. Positions are in metres, y up.
+Shapes are drawn from their support functions, so any convex shape with a
+``support(direction)`` method (a circle, a polygon, an ellipse) can be drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.patches import Polygon as PolygonPatch
+
+from physbook.gjk import EpaStep, GjkStep, minkowski_support, support_point
+from physbook.manifold import Manifold
+from physbook.sat import clipping_steps, sat_axes, sat_query
+from physbook.shapes import Circle, Polygon
+from physbook.vec import Transform
+from physbook.viz.vectors import draw_vector, plane
+
+#: Colours of shape A, shape B, and the contact (normal, points, depth).
+COLOR_A = "C0"
+COLOR_B = "C1"
+COLOR_CONTACT = "C3"
+
+
+def convex_hull(points) -> np.ndarray:
+    """Counter-clockwise convex hull of (N, 2) points (Andrew's monotone chain)."""
+    points = np.unique(np.asarray(points, dtype=float).reshape(-1, 2), axis=0)
+    if len(points) < 3:
+        return points
+
+    def half(sequence):
+        chain: list[np.ndarray] = []
+        for p in sequence:
+            while len(chain) >= 2:
+                u, v = chain[-1] - chain[-2], p - chain[-2]
+                if u[0] * v[1] - u[1] * v[0] > 0.0:  # a left turn: keep it
+                    break
+                chain.pop()
+            chain.append(p)
+        return chain
+
+    lower, upper = half(points), half(points[::-1])
+    return np.array(lower[:-1] + upper[:-1])
+
+
+def outline(shape, transform: Transform | None = None, samples: int = 180) -> np.ndarray:
+    """World points around a convex shape: a polygon's vertices, else support points.
+
+    A shape known only by its support function is traced by its support points in
+    ``samples`` directions around the circle.
+    """
+    transform = Transform() if transform is None else transform
+    if isinstance(shape, Polygon):
+        return transform.to_world(shape.vertices)
+    angles = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    return np.array([support_point(shape, transform, d) for d in directions])
+
+
+def minkowski_difference(shape_a, xf_a: Transform, shape_b, xf_b: Transform,
+                         samples: int = 180) -> np.ndarray:
+    """Counter-clockwise outline of A ⊖ B = {a − b}.
+
+    For two polygons it is exact: the hull of every difference of vertices. Otherwise it is
+    traced by support points s_A(d) − s_B(−d) in ``samples`` directions.
+    """
+    if isinstance(shape_a, Polygon) and isinstance(shape_b, Polygon):
+        a = xf_a.to_world(shape_a.vertices)
+        b = xf_b.to_world(shape_b.vertices)
+        return convex_hull((a[:, None, :] - b[None, :, :]).reshape(-1, 2))
+    angles = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
+    return np.array([minkowski_support(shape_a, xf_a, shape_b, xf_b,
+                                       (np.cos(t), np.sin(t))) for t in angles])
+
+
+def draw_convex(ax: Axes, shape, transform: Transform | None = None, *, color: str = COLOR_A,
+                label: str | None = None, alpha: float = 0.25, samples: int = 180):
+    """Fill and outline a convex shape in its pose; a circle also shows its centre."""
+    points = outline(shape, transform, samples)
+    patch = PolygonPatch(points, closed=True, facecolor=color, edgecolor=color, alpha=alpha,
+                         lw=0)
+    ax.add_patch(patch)
+    closed = np.vstack([points, points[:1]])
+    ax.plot(closed[:, 0], closed[:, 1], color=color, lw=1.5, label=label)
+    if isinstance(shape, Circle):
+        centre = (Transform() if transform is None else transform).to_world(shape.center)
+        ax.plot(*centre, "+", color=color)
+    ax.update_datalim(points)
+    ax.autoscale_view()
+    return patch
+
+
+def draw_manifold(ax: Axes, manifold: Manifold | None, *, color: str = COLOR_CONTACT,
+                  arrow: float = 0.5) -> None:
+    """Draw a manifold: its points, the depth at each point, and the normal.
+
+    Each point is midway between the two surfaces, so a bar of length ``depth`` along the
+    normal, centred on it, runs from one surface to the other. The normal (A to B) is an
+    arrow of length ``arrow`` (m) from the first point.
+    """
+    if manifold is None:
+        return
+    for point, depth in zip(manifold.points, manifold.depths, strict=True):
+        half = 0.5 * depth * manifold.normal
+        ax.plot([point[0] - half[0], point[0] + half[0]],
+                [point[1] - half[1], point[1] + half[1]], color=color, lw=3, alpha=0.6,
+                solid_capstyle="butt")
+        ax.plot(*point, "o", color=color, markersize=5)
+    start = manifold.points.mean(axis=0)
+    draw_vector(ax, arrow * manifold.normal, start, color=color, label="n")
+
+
+def draw_pair(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform,
+              manifold: Manifold | None = None, *, limits: Sequence[float] | None = None,
+              title: str | None = None) -> Axes:
+    """Draw shapes A (blue) and B (orange) and, if given, their manifold."""
+    plane(ax, limits)
+    draw_convex(ax, shape_a, xf_a, color=COLOR_A, label="A")
+    draw_convex(ax, shape_b, xf_b, color=COLOR_B, label="B")
+    draw_manifold(ax, manifold)
+    if limits is not None:
+        plane(ax, limits)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+# ----------------------------------------------------------------------------------------
+# Chapter 7: SAT projections and clipping
+
+
+def plot_sat(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
+             limits: Sequence[float] | None = None, figsize=(10.0, 4.2)):
+    """Two panels: the shapes with every SAT axis, and both projections on each axis.
+
+    Left: the axes as arrows from the middle of the scene, the least-overlap axis thick.
+    Right: one row per axis with A's interval (blue) and B's (orange) along it, and the
+    overlap (negative: a gap, and the axis separates the shapes).
+    """
+    import matplotlib.pyplot as plt
+
+    table = sat_axes(shape_a, xf_a, shape_b, xf_b)
+    best = sat_query(shape_a, xf_a, shape_b, xf_b)
+    k_best = int(np.argmin(table.overlaps))
+    fig, (left, right) = plt.subplots(1, 2, figsize=figsize,
+                                      gridspec_kw={"width_ratios": [1.0, 1.2]})
+    draw_pair(left, shape_a, xf_a, shape_b, xf_b, limits=limits)
+    middle = 0.5 * (outline(shape_a, xf_a).mean(axis=0) + outline(shape_b, xf_b).mean(axis=0))
+    for k, axis in enumerate(table.axes):
+        separating = table.overlaps[k] < 0.0
+        color = "C2" if separating else "0.45"
+        draw_vector(left, 0.6 * axis, middle, color=color, width=3.0 if k == k_best else 1.0)
+    left.set_title("edge normals: the candidate axes", fontsize=10)
+
+    names = {0: "A", 1: "B", 2: "circle"}
+    rows = np.arange(len(table.axes))[::-1]
+    for row, k in zip(rows, range(len(table.axes)), strict=True):
+        (a_low, a_high), (b_low, b_high) = table.intervals_a[k], table.intervals_b[k]
+        right.plot([a_low, a_high], [row + 0.12] * 2, color=COLOR_A, lw=6,
+                   solid_capstyle="butt")
+        right.plot([b_low, b_high], [row - 0.12] * 2, color=COLOR_B, lw=6,
+                   solid_capstyle="butt")
+        owner = names[int(table.owners[k])]
+        edge = "" if table.edges[k] < 0 else f" edge {table.edges[k]}"
+        text = f"{owner}{edge}: overlap {table.overlaps[k]:+.3f}"
+        right.annotate(text, (max(a_high, b_high), row), xytext=(6, 0),
+                       textcoords="offset points", va="center", fontsize=8,
+                       fontweight="bold" if k == k_best else "normal")
+    right.set_yticks([])
+    right.set_xlabel("projection on the axis (m)")
+    right.margins(x=0.35)
+    verdict = (f"overlap: least depth {best.depth:.3f} m" if best.depth > 0.0
+               else "separated: an axis with a gap exists")
+    right.set_title(verdict, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_clipping(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon, xf_b: Transform,
+                  manifold: Manifold | None, *, limits: Sequence[float] | None = None,
+                  figsize=(11.0, 3.8)):
+    """Three panels: reference and incident faces; clipping to the side planes; the points.
+
+    ``manifold`` is what :func:`physbook.collide` returned for the same pair; its points
+    are the clipped points moved halfway to the reference face.
+    """
+    import matplotlib.pyplot as plt
+
+    steps = clipping_steps(polygon_a, xf_a, polygon_b, xf_b)
+    fig, panels = plt.subplots(1, 3, figsize=figsize, sharex=True, sharey=True)
+    reference_color = COLOR_A if steps.reference == 0 else COLOR_B
+    incident_color = COLOR_B if steps.reference == 0 else COLOR_A
+    titles = ("1. reference face (thick) and incident face",
+              "2. clip the incident face to the side planes", "3. keep points behind, halfway")
+    face = steps.reference_face
+    for step, ax in enumerate(panels):
+        draw_pair(ax, polygon_a, xf_a, polygon_b, xf_b, limits=limits, title=titles[step])
+        ax.plot(*face.T, color=reference_color, lw=4)
+        ax.plot(*steps.incident_face.T, color=incident_color, lw=4, alpha=0.5 if step else 1)
+        if step == 0:
+            draw_vector(ax, 0.5 * steps.normal, face.mean(axis=0), color=reference_color,
+                        label="n_ref")
+        if step >= 1:
+            # The side planes: lines through the face's ends, across it (normal ±tangent).
+            reach = 3.0 * np.hypot(*(face[1] - face[0])) + 1.0
+            for end in face:
+                line = np.array([end - reach * steps.normal, end + reach * steps.normal])
+                ax.plot(*line.T, color="0.4", ls="--", lw=1)
+            if steps.clipped is not None:
+                ax.plot(*steps.clipped.T, color=COLOR_CONTACT, lw=2.5)
+                ax.plot(*steps.clipped.T, "s", color=COLOR_CONTACT, markersize=5)
+        if step == 2:
+            draw_manifold(ax, manifold)
+        ax.set_xlim(*panels[0].get_xlim())
+        ax.set_ylim(*panels[0].get_ylim())
+    fig.tight_layout()
+    return fig
+
+
+# ----------------------------------------------------------------------------------------
+# Chapter 8: the Minkowski difference, GJK and EPA
+
+
+def draw_minkowski(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
+                   color: str = "C4", samples: int = 180) -> np.ndarray:
+    """Fill A ⊖ B and mark the origin; returns the outline's points."""
+    points = minkowski_difference(shape_a, xf_a, shape_b, xf_b, samples)
+    ax.add_patch(PolygonPatch(points, closed=True, facecolor=color, alpha=0.18,
+                              edgecolor=color, lw=1.5, label="A ⊖ B"))
+    ax.plot(0.0, 0.0, "k+", markersize=12, mew=2)
+    ax.annotate("origin", (0.0, 0.0), xytext=(6, -12), textcoords="offset points",
+                fontsize=8)
+    ax.update_datalim(np.vstack([points, [[0.0, 0.0]]]))
+    ax.autoscale_view()
+    return points
+
+
+def draw_gjk_step(ax: Axes, step: GjkStep, *, color: str = "C3") -> None:
+    """One GJK iteration: the simplex, its point v nearest the origin, the new support w."""
+    simplex = step.simplex
+    closed = np.vstack([simplex, simplex[:1]]) if len(simplex) > 2 else simplex
+    if len(simplex) > 2:
+        ax.add_patch(PolygonPatch(simplex, closed=True, facecolor=color, alpha=0.2, lw=0))
+    ax.plot(closed[:, 0], closed[:, 1], "-o", color=color, markersize=5, lw=2,
+            label=f"simplex ({len(simplex)} points)")
+    ax.plot([0.0, step.closest[0]], [0.0, step.closest[1]], color="k", lw=1, ls=":")
+    ax.plot(*step.closest, "D", color="k", markersize=5, label="v: nearest the origin")
+    if step.support is not None:
+        ax.plot(*step.support, "*", color="C2", markersize=13, label="w = s(−v)")
+
+
+def draw_epa_step(ax: Axes, step: EpaStep, *, color: str = "C3") -> None:
+    """One EPA iteration: the polytope, its edge nearest the origin, the new support point."""
+    polytope = step.polytope
+    closed = np.vstack([polytope, polytope[:1]])
+    ax.add_patch(PolygonPatch(polytope, closed=True, facecolor=color, alpha=0.15, lw=0))
+    ax.plot(closed[:, 0], closed[:, 1], "-o", color=color, markersize=4, lw=1.5,
+            label=f"polytope ({len(polytope)} points)")
+    edge = np.array([polytope[step.edge], polytope[(step.edge + 1) % len(polytope)]])
+    ax.plot(edge[:, 0], edge[:, 1], color="k", lw=3, label="edge nearest the origin")
+    ax.plot(*step.support, "*", color="C2", markersize=13, label="support along its normal")

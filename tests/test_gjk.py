@@ -1,0 +1,240 @@
+"""GJK distance and EPA depth against shapely, SAT and closed forms."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Point
+from shapely.geometry import Polygon as ShapelyPolygon
+
+import physbook as pb
+from physbook.gjk import GJK_MAX_ITERATIONS
+from physbook.manifold import COINCIDENT_NORMAL
+from physbook.shapes import Circle, Polygon
+from physbook.vec import Transform
+
+IDENTITY = Transform()
+
+
+class Ellipse:
+    """An ellipse x²/a² + y²/b² ≤ 1, known only by its support function."""
+
+    def __init__(self, a: float, b: float):
+        self.a, self.b = a, b
+
+    def support(self, direction):
+        # The farthest point along d is (a²·dx, b²·dy)/sqrt(a²dx² + b²dy²).
+        dx, dy = direction
+        scaled = np.array([self.a**2 * dx, self.b**2 * dy])
+        return scaled / math.sqrt(self.a**2 * dx**2 + self.b**2 * dy**2)
+
+    def boundary(self, transform: Transform, count: int) -> np.ndarray:
+        t = np.linspace(0.0, 2 * np.pi, count, endpoint=False)
+        return transform.to_world(np.column_stack([self.a * np.cos(t), self.b * np.sin(t)]))
+
+
+def random_polygon(rng: np.random.Generator) -> Polygon:
+    """A random convex polygon: the hull of 3–9 random points, up to about 3 m across."""
+    while True:
+        points = rng.normal(size=(int(rng.integers(3, 10)), 2)) * rng.uniform(0.1, 0.8, 2)
+        hull = shapely.convex_hull(shapely.MultiPoint(points))
+        if hull.geom_type == "Polygon" and hull.area > 1e-3:
+            try:
+                return Polygon(np.array(hull.exterior.coords)[:-1])
+            except ValueError:
+                continue
+
+
+def random_pose(rng: np.random.Generator, spread: float = 1.0) -> Transform:
+    return Transform(rng.uniform(-spread, spread, 2), rng.uniform(-np.pi, np.pi))
+
+
+def world(polygon: Polygon, transform: Transform) -> ShapelyPolygon:
+    return ShapelyPolygon(transform.to_world(polygon.vertices))
+
+
+def test_support_points():
+    box = Polygon.box(1.0, 0.5)
+    pose = Transform((2.0, 1.0), np.pi / 2)  # the box now stands 1 wide, 2 tall
+    np.testing.assert_allclose(pb.support_point(box, pose, (0.1, 1.0)), [2.5, 2.0], atol=1e-12)
+    np.testing.assert_allclose(pb.support_point(Circle(0.5, (1.0, 0.0)), pose, (3.0, 4.0)),
+                               [2.3, 2.4], atol=1e-12)
+    # The Minkowski difference's support is s_A(d) − s_B(−d).
+    np.testing.assert_allclose(
+        pb.minkowski_support(box, IDENTITY, Circle(1.0), Transform((5.0, 0.0)), (1.0, 0.0)),
+        [1.0 - 4.0, -0.5 - 0.0], atol=1e-12)  # vertex (1, −0.5) wins the tie; circle (4, 0)
+    with pytest.raises(ValueError, match="direction must be a non-zero vector"):
+        pb.support_point(box, pose, (0.0, 0.0))
+    with pytest.raises(TypeError, match="support\\(direction\\) method"):
+        pb.support_point("box", pose, (1.0, 0.0))
+    with pytest.raises(TypeError, match="transform must be a Transform"):
+        pb.support_point(box, (0.0, 0.0), (1.0, 0.0))
+
+
+def test_gjk_distance_against_shapely():
+    rng = np.random.default_rng(99)
+    apart = 0
+    for _ in range(2500):
+        a, b = random_polygon(rng), random_polygon(rng)
+        xf_a, xf_b = random_pose(rng, 1.5), random_pose(rng, 1.5)
+        region_a, region_b = world(a, xf_a), world(b, xf_b)
+        result = pb.distance(a, xf_a, b, xf_b)
+        expected = region_a.distance(region_b)
+        assert abs(result.distance - expected) <= 1e-9
+        assert result.iterations <= GJK_MAX_ITERATIONS
+        if expected > 1e-9:
+            apart += 1
+            assert not pb.intersect(a, xf_a, b, xf_b)
+            assert math.isclose(float(np.hypot(*(result.point_b - result.point_a))),
+                                result.distance, abs_tol=1e-12)
+            assert region_a.distance(Point(result.point_a)) <= 1e-9
+            assert region_b.distance(Point(result.point_b)) <= 1e-9
+        elif region_a.intersection(region_b).area > 1e-12:
+            assert pb.intersect(a, xf_a, b, xf_b)
+            # One common point, inside both shapes.
+            assert region_a.distance(Point(result.point_a)) <= 1e-9
+            assert region_b.distance(Point(result.point_a)) <= 1e-9
+    assert apart > 1000
+
+
+def test_circles_are_a_point_plus_radius():
+    rng = np.random.default_rng(4)
+    for _ in range(500):
+        polygon, pose = random_polygon(rng), random_pose(rng)
+        circle = Circle(rng.uniform(0.05, 0.8), rng.normal(size=2) * 0.2)
+        circle_pose = random_pose(rng, 2.0)
+        centre = circle_pose.to_world(circle.center)
+        region = world(polygon, pose)
+        expected = max(0.0, region.distance(Point(centre)) - circle.radius)
+        result = pb.distance(polygon, pose, circle, circle_pose)
+        assert abs(result.distance - expected) <= 1e-9
+        if expected > 0.0:
+            assert math.isclose(float(np.hypot(*(result.point_b - centre))), circle.radius,
+                                rel_tol=1e-12)
+        # Depth: r − d outside, r + d (d to the boundary) inside, as the manifold has it.
+        manifold = pb.collide(polygon, pose, circle, circle_pose)
+        depth = pb.penetration(polygon, pose, circle, circle_pose)
+        assert (manifold is None) == (depth is None)
+        if depth is not None:
+            assert math.isclose(depth.depth, manifold.depth, abs_tol=1e-9)
+            np.testing.assert_allclose(depth.normal, manifold.normal, atol=1e-7)
+    two = pb.distance(Circle(1.0), IDENTITY, Circle(0.5), Transform((3.0, 4.0)))
+    assert two.distance == 3.5
+    np.testing.assert_allclose(two.point_a, [0.6, 0.8])
+    np.testing.assert_allclose(two.point_b, [2.7, 3.6])
+
+
+def test_sat_depth_equals_epa_depth():
+    rng = np.random.default_rng(5)
+    compared = 0
+    for _ in range(2000):
+        a, b = random_polygon(rng), random_polygon(rng)
+        xf_a, xf_b = random_pose(rng, 0.7), random_pose(rng, 0.7)
+        sat = pb.sat_query(a, xf_a, b, xf_b)
+        epa = pb.penetration(a, xf_a, b, xf_b)
+        if abs(sat.depth) < 1e-9:
+            continue  # touching band
+        assert (epa is not None) == (sat.depth > 0.0)
+        if epa is None:
+            continue
+        compared += 1
+        assert abs(epa.depth - sat.depth) <= 1e-6
+        assert math.isclose(float(np.hypot(*epa.normal)), 1.0, abs_tol=1e-12)
+        # EPA's normal is a minimum translation too: B moved by it is just clear of A.
+        moved = shapely.affinity.translate(world(b, xf_b), *((epa.depth + 1e-9)
+                                                             * epa.normal))
+        assert not moved.intersects(world(a, xf_a))
+    assert compared > 800
+
+
+def test_trace_walks_towards_the_origin():
+    a, b = Polygon.regular(6, 1.0), Polygon.box(0.5, 2.0)
+    result = pb.distance(a, IDENTITY, b, Transform((3.0, 0.7), 0.4), trace=True)
+    distances = [float(np.hypot(*step.closest)) for step in result.trace]
+    assert np.all(np.diff(distances) <= 1e-12)
+    assert math.isclose(distances[-1], result.distance, abs_tol=1e-12)
+    assert result.trace[-1].support is None
+    assert len(result.trace) == result.iterations + 1
+    for step in result.trace:
+        assert 1 <= len(step.simplex) <= 3
+
+
+def test_epa_trace_grows_the_polytope():
+    a, b = Polygon.regular(8, 1.0), Polygon.regular(5, 1.0)
+    result = pb.penetration(a, IDENTITY, b, Transform((1.2, 0.3), 0.2), trace=True)
+    sizes = [len(step.polytope) for step in result.trace]
+    assert sizes == sorted(sizes) and sizes[0] >= 3
+    assert len(result.trace) == result.iterations + 1
+    # The closest edge's distance from the origin only grows, up to the depth.
+    gaps = []
+    for step in result.trace:
+        p, q = step.polytope[step.edge], step.polytope[(step.edge + 1) % len(step.polytope)]
+        edge = q - p
+        gaps.append(abs(edge[0] * p[1] - edge[1] * p[0]) / np.hypot(*edge))
+    assert np.all(np.diff(gaps) >= -1e-12)
+    assert math.isclose(gaps[-1], result.depth, rel_tol=1e-12)
+    assert math.isclose(result.depth, pb.sat_query(a, IDENTITY, b, Transform((1.2, 0.3), 0.2))
+                        .depth, rel_tol=1e-12)
+
+
+def test_ellipse_through_its_support_function():
+    ellipse = Ellipse(2.0, 1.0)
+    # A wide box whose top is at y = −0.5 cuts 0.5 off the ellipse's bottom (y = −1).
+    floor = Polygon.box(50.0, 1.0, center=(0.0, -1.5))
+    depth = pb.penetration(floor, IDENTITY, ellipse, IDENTITY)
+    assert abs(depth.depth - 0.5) <= 1e-9
+    np.testing.assert_allclose(depth.normal, [0.0, 1.0], atol=1e-9)
+    # Apart: against a dense sampling of the ellipse's boundary.
+    pose = Transform((1.0, 2.0), 0.7)
+    box = Polygon.box(0.5, 0.3)
+    box_pose = Transform((3.5, 3.5), 0.2)
+    result = pb.distance(ellipse, pose, box, box_pose)
+    sampled = ShapelyPolygon(ellipse.boundary(pose, 200_000)).distance(world(box, box_pose))
+    assert 0.0 < result.distance <= sampled + 1e-9
+    assert sampled - result.distance < 1e-8
+    # An ellipse with equal axes is a circle: the same answers as the exact circle.
+    round_one, circle = Ellipse(0.7, 0.7), Circle(0.7)
+    for xf in (Transform((1.5, 0.4), 0.3), Transform((0.4, 0.2), 1.0)):
+        exact = pb.distance(box, IDENTITY, circle, xf).distance
+        assert abs(pb.distance(box, IDENTITY, round_one, xf).distance - exact) <= 1e-9
+        exact_depth = pb.penetration(box, IDENTITY, circle, xf)
+        approx = pb.penetration(box, IDENTITY, round_one, xf)
+        assert (exact_depth is None) == (approx is None)
+        if approx is not None:
+            assert abs(approx.depth - exact_depth.depth) <= 1e-9
+
+
+def test_degenerate_cases():
+    # Coincident circle centres: the fixed normal and the full depth, no NaN.
+    result = pb.penetration(Circle(1.0), Transform((2.0, 2.0)), Circle(0.5),
+                            Transform((2.0, 2.0)))
+    assert result.depth == 1.5
+    np.testing.assert_array_equal(result.normal, COINCIDENT_NORMAL)
+    # Exactly touching boxes: distance 0, depth 0.
+    a = Polygon.box(0.5, 0.5)
+    touching = Transform((1.0, 0.25))
+    assert pb.distance(a, IDENTITY, a, touching).distance == 0.0
+    depth = pb.penetration(a, IDENTITY, a, touching)
+    assert depth.depth <= 1e-12
+    np.testing.assert_allclose(depth.normal, [1.0, 0.0], atol=1e-12)
+    # Corner on corner.
+    corner = pb.penetration(a, IDENTITY, a, Transform((1.0, 1.0)))
+    assert corner is not None and corner.depth <= 1e-12
+    # Identical shapes in one pose, and a polygon inside another.
+    same = pb.penetration(a, Transform((3.0, 1.0), 0.3), a, Transform((3.0, 1.0), 0.3))
+    assert math.isclose(same.depth, 1.0, rel_tol=1e-12)
+    inside = pb.penetration(Polygon.box(5.0, 5.0), IDENTITY, a, Transform((1.0, 0.2)))
+    assert math.isclose(inside.depth, 4.5, rel_tol=1e-12)
+    np.testing.assert_allclose(inside.normal, [1.0, 0.0], atol=1e-12)
+    # Apart: None.
+    assert pb.penetration(a, IDENTITY, a, Transform((1.5, 0.0))) is None
+
+
+def test_bad_input():
+    with pytest.raises(TypeError, match="shape_b must be a convex shape"):
+        pb.distance(Circle(1.0), IDENTITY, object(), IDENTITY)
+    with pytest.raises(TypeError, match="xf_a must be a Transform"):
+        pb.penetration(Circle(1.0), None, Circle(1.0), IDENTITY)

@@ -1,0 +1,178 @@
+"""The standard scenes: their geometry, their materials, and how physbook runs them."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from physbook import scenes
+from physbook.materials import mix_friction, mix_restitution
+from physbook.world import STATIC, World
+
+
+def test_bounce_apexes_match_r_plus_h_times_e_to_the_2n():
+    scene = scenes.bounce()
+    ball = scene.bodies["ball"]
+    recording = scene.run()
+    heights = recording.centers[:, ball.index, 1]
+    measured = scenes.apex_heights(heights, 4)
+    expected = scenes.bounce_apexes(10.0, 0.5, 0.5, 4)
+    np.testing.assert_allclose(expected, [2.875, 1.09375, 0.6484375, 0.537109375])
+    assert len(measured) == 4
+    np.testing.assert_allclose(measured, expected, rtol=0.04)
+    # Below the restitution threshold the ball stops bouncing and comes to rest.
+    assert heights[-1] == pytest.approx(0.5, abs=0.011)
+
+
+def test_ramp_boxes_stick_or_slide_as_coulomb_says():
+    scene = scenes.ramp()
+    indices = [box.index for box in scene.bodies["boxes"]]
+    recording = scene.run()
+    along = recording.centers[:, indices] @ scene.params["direction"]
+    slides, accelerations = scenes.ramp_motion(along, scene.dt, slide_threshold=0.5)
+    angle, frictions = scene.params["angle"], np.array(scene.params["frictions"])
+    expected_slide = frictions < math.tan(angle)
+    np.testing.assert_array_equal(slides, expected_slide)
+    np.testing.assert_array_equal(expected_slide, [False, False, False, True, True])
+    analytic = scenes.ramp_accelerations(angle, frictions)
+    np.testing.assert_allclose(accelerations[slides], analytic[slides], rtol=0.01)
+    # Sticking boxes stay within centimetres (the plain method lets them creep slightly).
+    moved = along[0] - along[-1]
+    assert (np.abs(moved[~slides]) < 0.15).all()
+
+
+def test_scene_materials_mix_to_the_pair_values():
+    scene = scenes.ramp()
+    world = scene.world
+    ramp_row = scene.bodies["ramp"].index
+    for box, pair in zip(scene.bodies["boxes"], scene.params["frictions"], strict=True):
+        mixed = mix_friction(world.frictions[ramp_row], world.frictions[box.index])
+        assert mixed == pytest.approx(pair, abs=1e-12)
+    bounce = scenes.bounce().world
+    assert mix_restitution(bounce.restitutions[0], bounce.restitutions[1]) == 0.5
+    assert mix_friction(bounce.frictions[0], bounce.frictions[1]) == 0.0
+
+
+def test_per_body_value():
+    assert scenes.per_body_value(0.5, 1.0, mix_friction) == pytest.approx(0.25)
+    assert scenes.per_body_value(0.3, 0.3, mix_restitution) == 0.3
+    with pytest.raises(ValueError, match="no body value"):
+        scenes.per_body_value(0.5, 0.2, mix_restitution)  # min(0.2, x) never reaches 0.5
+    with pytest.raises(ValueError, match="pair_value"):
+        scenes.per_body_value(-0.1, 1.0, mix_friction)
+
+
+def test_pyramid_geometry():
+    scene = scenes.pyramid(20)
+    boxes = scene.bodies["boxes"]
+    assert len(boxes) == 210 and scene.steps == 600 and scene.name == "pyramid-20"
+    centers = scene.world.centers[[box.index for box in boxes]]
+    assert centers[:, 1].min() == 0.5 and centers[:, 1].max() == 19.5
+    bottom = np.sort(centers[centers[:, 1] == 0.5, 0])
+    np.testing.assert_array_equal(np.diff(bottom), np.ones(19))  # exactly touching
+    np.testing.assert_allclose(bottom[[0, -1]], [-9.5, 9.5])
+    assert scene.world.kinds[scene.bodies["ground"].index] == STATIC
+    with pytest.raises(ValueError, match="base"):
+        scenes.pyramid(0)
+    with pytest.raises(ValueError, match="frictions"):
+        scenes.ramp(frictions=[0.5] * 10)
+    with pytest.raises(ValueError, match="angle"):
+        scenes.ramp(angle=2.0)
+    with pytest.raises(ValueError, match="height"):
+        scenes.bounce(height=0.4)
+
+
+def test_rain_positions_follow_the_table():
+    positions = scenes.rain_positions(1000)
+    assert positions.shape == (1000, 2)
+    np.testing.assert_allclose(positions[0], [-19.5 * 0.9 - 0.225, 2.0])
+    np.testing.assert_allclose(positions[40], [-19.5 * 0.9 + 0.225, 2.9])
+    assert positions[:, 1].max() == pytest.approx(2.0 + 24 * 0.9)
+    gaps = np.hypot(*(positions[:, None] - positions[None]).transpose(2, 0, 1))
+    np.fill_diagonal(gaps, np.inf)
+    assert gaps.min() > 0.5, "no two circles start overlapping"
+
+
+def test_scenes_fill_a_given_world():
+    world = World()
+    scene = scenes.boxes(80, world)
+    assert scene.world is world and world.count == 83
+    with pytest.raises(TypeError, match="world"):
+        scenes.rain(10, world="a world")
+
+
+def test_small_rain_runs_10000_steps_without_nan_or_escape():
+    # A quarter of a row per layer: 120 circles keep the 10 000 steps a few seconds long.
+    scene = scenes.rain(120)
+    world = scene.world
+    indices = [body.index for body in scene.bodies["circles"]]
+    for _ in range(10_000):
+        world.step(scene.dt)
+    assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()
+    quality = scenes.container_quality(world.centers[indices], 0.25)
+    assert quality["escaped"] == 0
+    assert np.abs(world.velocities[indices]).max() < 1.0, "the pile has come to rest"
+
+
+def test_full_rain_runs_without_nan_or_escape():
+    scene = scenes.rain(1000)
+    world = scene.world
+    indices = [body.index for body in scene.bodies["circles"]]
+    for _ in range(300):
+        world.step(scene.dt)
+    assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()
+    quality = scenes.container_quality(world.centers[indices], 0.25)
+    assert quality["escaped"] == 0
+    assert quality["deepest_penetration"] < 0.25, "no circle sank through the floor"
+
+
+def test_draw_world_draws_contacts_and_impulses():
+    import matplotlib.pyplot as plt
+
+    import physbook.viz as viz
+
+    scene = scenes.pyramid(3)
+    scene.run(5)
+    fig, ax = plt.subplots()
+    viz.draw_world(ax, scene.world, contacts=True, impulses=True)
+    quivers = [c for c in ax.collections if type(c).__name__ == "Quiver"]
+    assert len(quivers) == 2  # normals and impulses
+    assert len(quivers[0].U) == scene.world.contacts.point_total
+    dots = [line for line in ax.lines if line.get_marker() == "o"]
+    assert len(dots[0].get_xdata()) == scene.world.contacts.point_total
+    plt.close(fig)
+
+
+def test_apex_heights_of_a_synthetic_series():
+    t = np.linspace(0, 3, 301)
+    heights = np.abs(np.sin(np.pi * t)) * np.exp(-t) + 0.5
+    heights[0] = 2.0  # released from rest at a height, falling first
+    apexes = scenes.apex_heights(heights, 2)
+    # Maxima where d/dt (sin(πt)·e^(−t)) = 0: tan(πt) = π.
+    first = math.atan(math.pi) / math.pi
+    expected = 0.5 + math.sin(math.pi * first) * np.exp(-(first + np.array([0.0, 1.0])))
+    np.testing.assert_allclose(apexes, expected, atol=2e-3)
+
+
+def test_ramp_motion_recovers_a_known_acceleration():
+    dt = 0.01
+    t = dt * np.arange(200)
+    distances = np.column_stack([5.0 - 0.5 * 1.7 * t**2, np.full_like(t, 3.0)])
+    slides, accelerations = scenes.ramp_motion(distances, dt)
+    np.testing.assert_array_equal(slides, [True, False])
+    np.testing.assert_allclose(accelerations, [1.7, 0.0], atol=1e-9)
+
+
+def test_pyramid_and_container_quality():
+    start = np.array([[0.0, 0.5], [1.0, 0.5], [0.5, 1.5]])
+    end = start + [[0.6, 0.0], [0.0, -0.1], [0.0, -0.3]]
+    quality = scenes.pyramid_quality(start, end, np.array([0.0, 0.5 * np.pi + 0.1, 0.0]))
+    assert quality["top_displacement"] == pytest.approx(0.3)
+    assert quality["largest_slide"] == pytest.approx(0.6)
+    assert quality["largest_tilt"] == pytest.approx(0.1)
+    assert quality["standing"] is False
+    held = scenes.container_quality(np.array([[0.0, 0.2], [21.0, 1.0], [3.0, 2.0]]), 0.25)
+    assert held == {"escaped": 1, "deepest_penetration": pytest.approx(0.05),
+                    "pile_height": 2.25}
