@@ -8,12 +8,20 @@ through it in a debugger and the engine still runs where numba is missing.
 
 ``fastmath`` is never enabled: it lets the compiler reorder floating-point arithmetic, and
 then two runs of the same scene on two machines need not agree bit for bit.
+
+numba's on-disk cache checks only the source file that defines a function, so a compiled
+kernel that calls a kernel in another module would keep running the old callee after that
+module changed (after a ``git pull``, say). physbook's functions are therefore cached under a
+stamp of the whole package's source: change any module and every kernel recompiles once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
+from functools import cache
+from pathlib import Path
 from typing import TypeVar
 
 F = TypeVar("F", bound=Callable)
@@ -32,6 +40,44 @@ def _numba_enabled() -> bool:
 ENABLED: bool = _numba_enabled()
 """True when :func:`njit` compiles (numba present and not disabled)."""
 
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@cache
+def package_stamp() -> str:
+    """A hash of every physbook source file: the cache key of all compiled kernels."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _install_package_cache_locator() -> None:
+    """Make numba key the cache of physbook's kernels on :func:`package_stamp`."""
+    from numba.core import caching
+
+    in_tree = getattr(caching, "InTreeCacheLocator", None) or getattr(
+        caching, "_InTreeCacheLocator", None
+    )
+    if in_tree is None or not hasattr(caching.CacheImpl, "_locator_classes"):
+        return  # an unknown numba layout: keep its own per-file cache
+
+    class PackageCacheLocator(in_tree):
+        def get_source_stamp(self):
+            return package_stamp()
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not Path(py_file).resolve().is_relative_to(PACKAGE_DIR):
+                return None
+            return super().from_function(py_func, py_file)
+
+    locators = caching.CacheImpl._locator_classes
+    if not any(c.__name__ == "PackageCacheLocator" for c in locators):
+        # After a user-set NUMBA_CACHE_DIR, before numba's own in-tree locator.
+        locators.insert(1, PackageCacheLocator)
+
 
 def njit(function: F) -> F:
     """Compile ``function`` with ``numba.njit(cache=True)``, or return it unchanged.
@@ -45,6 +91,7 @@ def njit(function: F) -> F:
         return function
     import numba
 
+    _install_package_cache_locator()
     try:
         return numba.njit(cache=True)(function)
     except RuntimeError as error:

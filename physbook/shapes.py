@@ -332,6 +332,8 @@ class ShapeTable:
     def __init__(self, capacity: int = 16):
         self.count = 0
         self.vertex_total = 0
+        #: Counts :meth:`rebuild` calls: rows keep their meaning while it stays the same.
+        self.generation = 0
         self.shapes: list[Shape] = []
         self._kind = np.zeros(capacity, np.int64)
         self._body = np.zeros(capacity, np.int64)
@@ -407,7 +409,9 @@ class ShapeTable:
         vertices, normals = self.vertices[sources], self.normals[sources]
         shapes = [self.shapes[row] for row in rows.tolist()]
 
+        generation = self.generation
         self.__init__(max(16, len(rows)))
+        self.generation = generation + 1
         self._vertices = self._grown(self._vertices, total)
         self._normals = self._grown(self._normals, total)
         self.count, self.vertex_total, self.shapes = len(rows), total, shapes

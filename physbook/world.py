@@ -25,7 +25,9 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.materials import DEFAULT_MATERIAL, Material
+from physbook.contacts import canonical_pairs
+from physbook.manifold import collide_pairs
+from physbook.materials import DEFAULT_MATERIAL, Material, mix_friction, mix_restitution
 from physbook.shapes import Circle, Polygon, Shape, ShapeTable
 
 #: Body kinds as stored in :attr:`World.kinds`.
@@ -487,7 +489,7 @@ class World:
         self.solver = contact_solver("impulse" if solver is None else solver)
         self.broad_phase = resolve_broad_phase(broad_phase)
         self.contacts = Contacts()
-        self._contact_shape_rows = None
+        self._contact_generation = 0
         self._gravity = _check.vector(gravity, "gravity")
         capacity = _check.positive_int(capacity, "capacity")
         self._count = 0
@@ -692,16 +694,12 @@ class World:
         A point that touched in the previous step (same shape pair, same feature id) keeps
         the impulses it received there.
         """
-        from physbook.contacts import canonical_pairs
-        from physbook.manifold import collide_pairs
-        from physbook.materials import mix_friction, mix_restitution
-
         n = self._count
         # Removing a body rebuilds the shape table and renumbers the shapes, so contacts
         # of earlier steps would name the wrong shapes: forget them then.
-        if self.shapes._kind is not self._contact_shape_rows:
+        if self.shapes.generation != self._contact_generation:
             self.contacts.reset()
-            self._contact_shape_rows = self.shapes._kind
+            self._contact_generation = self.shapes.generation
         pairs = canonical_pairs(self.broad_phase(self))
         if len(pairs) == 0:
             self.contacts.clear()

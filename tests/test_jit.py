@@ -88,3 +88,44 @@ def test_compiled_and_plain_results_agree():
     assert compiled == pytest.approx(expected, rel=1e-12)
     # No fastmath: the compiled loop adds in the same order, so the results are identical.
     assert compiled == plain
+
+
+def test_package_kernels_are_cached_under_the_whole_package_stamp(tmp_path):
+    """A kernel's cache is keyed on every physbook source file, not only its own module."""
+    pytest.importorskip("numba")
+    if not _jit.ENABLED:
+        pytest.skip("numba disabled")
+    from numba.core import caching
+
+    from physbook import manifold
+
+    kernel = next(
+        obj for obj in vars(manifold).values() if hasattr(obj, "py_func") and hasattr(obj, "_cache")
+    )
+    locator = caching.FunctionCache(kernel.py_func)._impl.locator
+    assert type(locator).__name__ == "PackageCacheLocator"
+    assert locator.get_source_stamp() == _jit.package_stamp()
+
+    # The stamp covers every module: it changes with any one file's bytes.
+    outside = tmp_path / "outside.py"
+    outside.write_text("def f(x):\n    return x\n")
+    namespace: dict = {}
+    exec(compile(outside.read_text(), str(outside), "exec"), namespace)
+    assert type(caching.FunctionCache(namespace["f"])._impl.locator).__name__ != (
+        "PackageCacheLocator"
+    )
+
+
+def test_package_stamp_depends_on_every_file(tmp_path, monkeypatch):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.py").write_text("y = 2\n")
+    monkeypatch.setattr(_jit, "PACKAGE_DIR", tmp_path)
+    _jit.package_stamp.cache_clear()
+    try:
+        first = _jit.package_stamp()
+        (tmp_path / "sub" / "b.py").write_text("y = 3\n")
+        _jit.package_stamp.cache_clear()
+        assert _jit.package_stamp() != first
+    finally:
+        _jit.package_stamp.cache_clear()

@@ -128,12 +128,16 @@ def animate(
     Returns
     -------
     IPython.display.HTML
-        A player made with ``FuncAnimation.to_jshtml``: it works in JupyterLab and in a
-        static HTML export with no ffmpeg. The figure is closed so it is not drawn twice.
+        matplotlib's JavaScript player, the one ``FuncAnimation.to_jshtml`` makes, with the
+        frames embedded as PNG: it works in JupyterLab and in a static HTML export with no
+        ffmpeg. The figure is closed so it is not drawn twice.
     """
+    import tempfile
+    from pathlib import Path
+
     import matplotlib.pyplot as plt
     from IPython.display import HTML
-    from matplotlib.animation import FuncAnimation
+    from matplotlib.animation import HTMLWriter
 
     if len(frames) == 0:
         raise ValueError("frames must hold at least one frame")
@@ -149,13 +153,23 @@ def animate(
         if setup is not None:
             setup(ax)
         draw(ax, frames[kept[index]])
-        return ()
 
     try:
-        animation = FuncAnimation(
-            fig, update, frames=len(kept), interval=1000.0 / fps, blit=False
-        )
-        html = animation.to_jshtml(default_mode="once")
+        # Lay the figure out once, on the first frame, then freeze it: a constrained layout
+        # recomputed for every frame costs as much as drawing the frame.
+        update(0)
+        fig.canvas.draw()
+        fig.set_layout_engine("none")
+        # The writer behind FuncAnimation.to_jshtml, driven directly so that each frame is
+        # drawn once (FuncAnimation draws every frame a second time for screen display).
+        writer = HTMLWriter(fps=fps, embed_frames=True, default_mode="once")
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "animation.html"
+            with writer.saving(fig, str(path), dpi=fig.dpi):
+                for index in range(len(kept)):
+                    update(index)
+                    writer.grab_frame()
+            html = path.read_text(encoding="utf-8")
     finally:
         plt.close(fig)  # also when ``draw`` fails, so no figure is left open
     return HTML(html)
