@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
+
+from timing import time_calls
 
 from physbook.verlet import VerletWorld
 
@@ -22,17 +23,6 @@ DT = 1.0 / 60.0
 FRAME_MS = 1000.0 / 60.0
 SIZE = 100
 
-
-def time_steps(step, steps: int, warmup: int) -> list[float]:
-    """Milliseconds of each of ``steps`` calls of ``step()`` after ``warmup`` untimed calls."""
-    for _ in range(warmup):
-        step()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append(1000.0 * (time.perf_counter() - start))
-    return times
 
 
 def physbook_case(iterations: int, solver: str = "verlet", substeps: int = 1,
@@ -96,7 +86,7 @@ def main() -> None:
     reference = None
     for name, build in cases:
         _, step = build()
-        times = time_steps(step, args.steps, args.warmup)
+        times = time_calls(step, args.steps, args.warmup)
         median = statistics.median(times)
         p90 = sorted(times)[int(0.9 * (len(times) - 1))]
         reference = reference or median

@@ -26,25 +26,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import numpy as np
+from timing import time_calls
 
 import physbook as pb
 
 DT = 1.0 / 60.0
 
-
-def time_calls(call, steps: int, warmup: int) -> list[float]:
-    """Milliseconds of each of ``steps`` calls of ``call()`` after ``warmup`` untimed calls."""
-    for _ in range(warmup):
-        call()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        call()
-        times.append(1000.0 * (time.perf_counter() - start))
-    return times
 
 
 def grid(count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -15,7 +15,6 @@ import argparse
 import math
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +22,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pymunk_scenes  # noqa: E402  (the sibling module, found through the line above)
+from timing import mean_step_ms  # noqa: E402
 
 from physbook import scenes  # noqa: E402
 
@@ -39,26 +39,12 @@ SCENE_BUILDERS = {
 
 def time_physbook(build, kwargs) -> float:
     scene = build(**kwargs)
-    world, dt = scene.world, scene.dt
-    for _ in range(TIMING_START):
-        world.step(dt)
-    steps = scene.steps - TIMING_START
-    start = time.perf_counter()
-    for _ in range(steps):
-        world.step(dt)
-    return 1e3 * (time.perf_counter() - start) / steps
+    return mean_step_ms(scene.world.step, scene.dt, scene.steps, TIMING_START)
 
 
 def time_pymunk(build, kwargs) -> float:
     scene = build(**kwargs)
-    space, dt = scene.space, scene.dt
-    for _ in range(TIMING_START):
-        space.step(dt)
-    steps = scene.steps - TIMING_START
-    start = time.perf_counter()
-    for _ in range(steps):
-        space.step(dt)
-    return 1e3 * (time.perf_counter() - start) / steps
+    return mean_step_ms(scene.space.step, scene.dt, scene.steps, TIMING_START)
 
 
 # --- recorded runs for the quality numbers --------------------------------------------

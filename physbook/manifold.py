@@ -29,8 +29,8 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.sat import FEATURE_SHIFT, make_feature, polygon_contact
-from physbook.shapes import CIRCLE, POLYGON, Circle, Polygon, ShapeTable
+from physbook.sat import FEATURE_SHIFT, check_shape_pair, make_feature, polygon_contact
+from physbook.shapes import CIRCLE, POLYGON, ShapeTable
 from physbook.vec import Transform
 
 #: Circle centres closer than this fraction of the radius sum count as coincident. Their
@@ -365,12 +365,7 @@ def collide(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     This packs the two shapes into a two-row table and runs the kernel of
     :func:`collide_pairs`, so both give the same answer bit for bit.
     """
-    for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
-        if not isinstance(shape, (Circle, Polygon)):
-            raise TypeError(f"{name} must be a Circle or a Polygon, got {type(shape).__name__}")
-    for name, transform in (("xf_a", xf_a), ("xf_b", xf_b)):
-        if not isinstance(transform, Transform):
-            raise TypeError(f"{name} must be a Transform, got {type(transform).__name__}")
+    check_shape_pair(shape_a, xf_a, shape_b, xf_b)
     table = ShapeTable(2)
     table.append(shape_a, 0)
     table.append(shape_b, 1)

@@ -319,7 +319,8 @@ def _circle_axis(circle: Circle, transform: Transform, other, other_transform: T
     return np.array([1.0, 0.0]) if size == 0.0 else nearest / size
 
 
-def _check_pair(shape_a, xf_a, shape_b, xf_b) -> None:
+def check_shape_pair(shape_a, xf_a, shape_b, xf_b) -> None:
+    """Raise TypeError unless both shapes are a Circle or Polygon and both poses Transforms."""
     for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
         if not isinstance(shape, (Circle, Polygon)):
             raise TypeError(f"{name} must be a Circle or a Polygon, got {type(shape).__name__}")
@@ -335,7 +336,7 @@ def sat_axes(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> SatAxes:
     centre to the other shape's nearest vertex (or centre). The shapes are apart exactly
     when some row of ``overlaps`` is negative.
     """
-    _check_pair(shape_a, xf_a, shape_b, xf_b)
+    check_shape_pair(shape_a, xf_a, shape_b, xf_b)
     axes, owners, edges = [], [], []
     for owner, (shape, transform, other, other_transform) in enumerate(
             ((shape_a, xf_a, shape_b, xf_b), (shape_b, xf_b, shape_a, xf_a))):
@@ -401,7 +402,7 @@ def clipping_steps(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon,
     It calls the same compiled pieces as :func:`polygon_contact` (which works in A's
     frame instead), so a chapter can draw each step of the manifold it gets.
     """
-    _check_pair(polygon_a, xf_a, polygon_b, xf_b)
+    check_shape_pair(polygon_a, xf_a, polygon_b, xf_b)
     if not (isinstance(polygon_a, Polygon) and isinstance(polygon_b, Polygon)):
         raise TypeError("clipping_steps needs two Polygons")
     vertices_a, normals_a = _world_polygon(polygon_a, xf_a)

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 import shapely
+from geometry import random_polygon, random_pose, world_polygon
 from shapely.geometry import Point
 from shapely.geometry import Polygon as ShapelyPolygon
 
@@ -36,24 +37,10 @@ class Ellipse:
         return transform.to_world(np.column_stack([self.a * np.cos(t), self.b * np.sin(t)]))
 
 
-def random_polygon(rng: np.random.Generator) -> Polygon:
-    """A random convex polygon: the hull of 3–9 random points, up to about 3 m across."""
-    while True:
-        points = rng.normal(size=(int(rng.integers(3, 10)), 2)) * rng.uniform(0.1, 0.8, 2)
-        hull = shapely.convex_hull(shapely.MultiPoint(points))
-        if hull.geom_type == "Polygon" and hull.area > 1e-3:
-            try:
-                return Polygon(np.array(hull.exterior.coords)[:-1])
-            except ValueError:
-                continue
 
 
-def random_pose(rng: np.random.Generator, spread: float = 1.0) -> Transform:
-    return Transform(rng.uniform(-spread, spread, 2), rng.uniform(-np.pi, np.pi))
 
 
-def world(polygon: Polygon, transform: Transform) -> ShapelyPolygon:
-    return ShapelyPolygon(transform.to_world(polygon.vertices))
 
 
 def test_support_points():
@@ -80,7 +67,7 @@ def test_gjk_distance_against_shapely():
     for _ in range(2500):
         a, b = random_polygon(rng), random_polygon(rng)
         xf_a, xf_b = random_pose(rng, 1.5), random_pose(rng, 1.5)
-        region_a, region_b = world(a, xf_a), world(b, xf_b)
+        region_a, region_b = world_polygon(a, xf_a), world_polygon(b, xf_b)
         result = pb.distance(a, xf_a, b, xf_b)
         expected = region_a.distance(region_b)
         assert abs(result.distance - expected) <= 1e-9
@@ -107,7 +94,7 @@ def test_circles_are_a_point_plus_radius():
         circle = Circle(rng.uniform(0.05, 0.8), rng.normal(size=2) * 0.2)
         circle_pose = random_pose(rng, 2.0)
         centre = circle_pose.to_world(circle.center)
-        region = world(polygon, pose)
+        region = world_polygon(polygon, pose)
         expected = max(0.0, region.distance(Point(centre)) - circle.radius)
         result = pb.distance(polygon, pose, circle, circle_pose)
         assert abs(result.distance - expected) <= 1e-9
@@ -144,9 +131,9 @@ def test_sat_depth_equals_epa_depth():
         assert abs(epa.depth - sat.depth) <= 1e-6
         assert math.isclose(float(np.hypot(*epa.normal)), 1.0, abs_tol=1e-12)
         # EPA's normal is a minimum translation too: B moved by it is just clear of A.
-        moved = shapely.affinity.translate(world(b, xf_b), *((epa.depth + 1e-9)
+        moved = shapely.affinity.translate(world_polygon(b, xf_b), *((epa.depth + 1e-9)
                                                              * epa.normal))
-        assert not moved.intersects(world(a, xf_a))
+        assert not moved.intersects(world_polygon(a, xf_a))
     assert compared > 800
 
 
@@ -192,7 +179,7 @@ def test_ellipse_through_its_support_function():
     box = Polygon.box(0.5, 0.3)
     box_pose = Transform((3.5, 3.5), 0.2)
     result = pb.distance(ellipse, pose, box, box_pose)
-    sampled = ShapelyPolygon(ellipse.boundary(pose, 200_000)).distance(world(box, box_pose))
+    sampled = ShapelyPolygon(ellipse.boundary(pose, 200_000)).distance(world_polygon(box, box_pose))
     assert 0.0 < result.distance <= sampled + 1e-9
     assert sampled - result.distance < 1e-8
     # An ellipse with equal axes is a circle: the same answers as the exact circle.

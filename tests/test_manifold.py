@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-import shapely
+from geometry import random_polygon, random_pose, world_polygon
 from shapely.geometry import Point
 from shapely.geometry import Polygon as ShapelyPolygon
 
@@ -22,24 +22,10 @@ from physbook.vec import Transform
 IDENTITY = Transform()
 
 
-def random_polygon(rng: np.random.Generator, scale: float = 1.0) -> Polygon:
-    """A random convex polygon: the hull of 3–9 random points, about ``scale`` across."""
-    while True:
-        points = rng.normal(size=(int(rng.integers(3, 10)), 2)) * rng.uniform(0.1, 0.8, 2)
-        hull = shapely.convex_hull(shapely.MultiPoint(points * scale))
-        if hull.geom_type == "Polygon" and hull.area > 1e-3 * scale**2:
-            try:
-                return Polygon(np.array(hull.exterior.coords)[:-1])
-            except ValueError:
-                continue
 
 
-def random_pose(rng: np.random.Generator, spread: float = 1.0) -> Transform:
-    return Transform(rng.uniform(-spread, spread, 2), rng.uniform(-np.pi, np.pi))
 
 
-def world_polygon(polygon: Polygon, transform: Transform) -> ShapelyPolygon:
-    return ShapelyPolygon(transform.to_world(polygon.vertices))
 
 
 def assert_manifold_shape(manifold):

@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 import shapely
+from geometry import random_polygon, random_pose, world_polygon
 from shapely.geometry import Point
-from shapely.geometry import Polygon as ShapelyPolygon
 
 import physbook as pb
 from physbook.sat import FACE_SWITCH_TOLERANCE, clip_incident_edge, max_separation
@@ -22,24 +22,10 @@ from physbook.vec import Transform
 IDENTITY = Transform()
 
 
-def random_polygon(rng: np.random.Generator) -> Polygon:
-    """A random convex polygon: the hull of 3–9 random points, up to about 3 m across."""
-    while True:
-        points = rng.normal(size=(int(rng.integers(3, 10)), 2)) * rng.uniform(0.1, 0.8, 2)
-        hull = shapely.convex_hull(shapely.MultiPoint(points))
-        if hull.geom_type == "Polygon" and hull.area > 1e-3:
-            try:
-                return Polygon(np.array(hull.exterior.coords)[:-1])
-            except ValueError:
-                continue
 
 
-def random_pose(rng: np.random.Generator, spread: float = 1.0) -> Transform:
-    return Transform(rng.uniform(-spread, spread, 2), rng.uniform(-np.pi, np.pi))
 
 
-def world(polygon: Polygon, transform: Transform) -> ShapelyPolygon:
-    return ShapelyPolygon(transform.to_world(polygon.vertices))
 
 
 def face_separations(vertices_1, normals_1, vertices_2) -> np.ndarray:
@@ -76,7 +62,7 @@ def test_random_polygon_pairs_against_shapely():
     for _ in range(2500):
         a, b = random_polygon(rng), random_polygon(rng)
         xf_a, xf_b = random_pose(rng), random_pose(rng)
-        region_a, region_b = world(a, xf_a), world(b, xf_b)
+        region_a, region_b = world_polygon(a, xf_a), world_polygon(b, xf_b)
         m = pb.collide(a, xf_a, b, xf_b)
         gap = region_a.distance(region_b)
         if gap > 1e-9 or not region_a.intersects(region_b):
@@ -127,7 +113,7 @@ def test_sat_query_depth_is_the_least_penetration():
         a, b = random_polygon(rng), random_polygon(rng)
         xf_a, xf_b = random_pose(rng, 0.5), random_pose(rng, 0.5)
         result = pb.sat_query(a, xf_a, b, xf_b)
-        region_a, region_b = world(a, xf_a), world(b, xf_b)
+        region_a, region_b = world_polygon(a, xf_a), world_polygon(b, xf_b)
         if result.depth > 0.0:
             assert math.isclose(result.depth, brute_force_depth(a, xf_a, b, xf_b),
                                 abs_tol=1e-12)

@@ -66,14 +66,10 @@ class VerletWorld(ShapeFactories, Interaction):
         self.gravity = gravity
         self.iterations = iterations
         self.bounds = bounds
-        self.solver = _check.choice(solver, "solver", SOLVERS)
-        self.compliance = _check.non_negative_scalar(compliance, "compliance")
-        if self.solver == "verlet" and self.compliance != 0.0:
-            raise ValueError('compliance is an XPBD setting: use solver="xpbd" with it')
-        self.substeps = _check.positive_int(substeps, "substeps")
-        damping = _check.non_negative_scalar(damping, "damping")
-        if damping >= 1.0:
-            raise ValueError(f"damping must be below 1, got {damping}")
+        self._compliance = 0.0
+        self.solver = solver
+        self.compliance = compliance
+        self.substeps = substeps
         self.damping = damping
 
         capacity = 16
@@ -132,6 +128,51 @@ class VerletWorld(ShapeFactories, Interaction):
         self._iterations = _check.positive_int(value, "iterations")
 
     @property
+    def solver(self) -> str:
+        """``"verlet"`` (rigid edge projection) or ``"xpbd"`` (compliant edges)."""
+        return self._solver
+
+    @solver.setter
+    def solver(self, value: str) -> None:
+        value = _check.choice(value, "solver", SOLVERS)
+        if value == "verlet" and self._compliance != 0.0:
+            raise ValueError('compliance is an XPBD setting: use solver="xpbd" with it')
+        self._solver = value
+
+    @property
+    def compliance(self) -> float:
+        """XPBD compliance α of every edge (m/N): the inverse of its stiffness; 0 is rigid."""
+        return self._compliance
+
+    @compliance.setter
+    def compliance(self, value: float) -> None:
+        value = _check.non_negative_scalar(value, "compliance")
+        if self._solver == "verlet" and value != 0.0:
+            raise ValueError('compliance is an XPBD setting: use solver="xpbd" with it')
+        self._compliance = value
+
+    @property
+    def substeps(self) -> int:
+        """Substeps per step; each integrates and iterates in full."""
+        return self._substeps
+
+    @substeps.setter
+    def substeps(self, value: int) -> None:
+        self._substeps = _check.positive_int(value, "substeps")
+
+    @property
+    def damping(self) -> float:
+        """Fraction of the implicit velocity removed per (sub)step, in [0, 1)."""
+        return self._damping
+
+    @damping.setter
+    def damping(self, value: float) -> None:
+        value = _check.non_negative_scalar(value, "damping")
+        if value >= 1.0:
+            raise ValueError(f"damping must be below 1, got {value}")
+        self._damping = value
+
+    @property
     def bounds(self) -> tuple | None:
         """``(x_min, y_min, x_max, y_max)`` walls (m), or None."""
         return None if self._bounds is None else tuple(float(b) for b in self._bounds)
@@ -163,12 +204,16 @@ class VerletWorld(ShapeFactories, Interaction):
 
     @property
     def positions(self) -> np.ndarray:
-        """Particle positions (m), shape (n, 2): a live view; writing moves particles."""
+        """Particle positions (m), shape (n, 2).
+
+        A live view: writing into it moves particles (and so changes their implicit velocity).
+        It stays live until particles are added, which may move the arrays.
+        """
         return self._position[: self._particle_count]
 
     @property
     def previous_positions(self) -> np.ndarray:
-        """Positions one (sub)step ago (m), shape (n, 2): a live view."""
+        """Positions one (sub)step ago (m), shape (n, 2): a live view, like :attr:`positions`."""
         return self._previous[: self._particle_count]
 
     @property
