@@ -54,7 +54,7 @@ from physbook.viz.vectors import (
 )
 from physbook.viz.verlet import animate_verlet, draw_contact, draw_verlet, verlet_axes
 from physbook.viz.world import (
-    body_colour,
+    body_color,
     draw_bodies,
     draw_shape,
     draw_snapshot,
@@ -86,7 +86,7 @@ __all__ = [
     "draw_contact",
     "draw_verlet",
     "verlet_axes",
-    "body_colour",
+    "body_color",
     "draw_bodies",
     "draw_shape",
     "draw_snapshot",

@@ -31,7 +31,7 @@ STATIC_COLOUR = "#9a9a9a"
 KINEMATIC_COLOUR = "#55a868"
 
 
-def body_colour(kind: int, body_id: int) -> str:
+def body_color(kind: int, body_id: int) -> str:
     """The face colour of a body of ``kind`` (a kind code) and ``body_id``."""
     if kind == STATIC:
         return STATIC_COLOUR
@@ -80,7 +80,7 @@ def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, 
     patches, faces, radius_lines, boxes = [], [], [], []
     for i, body_shapes in enumerate(shapes):
         transform = Transform(origins[i], float(angles[i]))
-        colour = body_colour(int(kinds[i]), int(body_ids[i]))
+        colour = body_color(int(kinds[i]), int(body_ids[i]))
         for shape in body_shapes:
             patch, radius_line = _shape_artists(shape, transform)
             patches.append(patch)
