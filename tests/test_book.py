@@ -143,3 +143,22 @@ def test_package_version_matches_pyproject():
         pytest.skip("tomllib needs Python 3.11")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert physbook.__version__ == project["version"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_chapter_shows_the_library_code_it_builds(path):
+    if path.name.startswith("00_"):
+        return
+    text = "\n".join(source(cell) for cell in code_cells(path))
+    assert "pb.viz.show_source(" in text, f"{path.name} never shows the library's code"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_every_widget_is_also_run_headless(path):
+    """``interact`` swallows exceptions, so each widget function is run by check_widget too."""
+    text = "\n".join(source(cell) for cell in code_cells(path))
+    for function in re.findall(r"pb\.viz\.interact\(\s*([A-Za-z_]\w*)", text):
+        assert re.search(rf"pb\.viz\.check_widget\(\s*{function}\b", text), (
+            f"{path.name}: widget {function} is not run through pb.viz.check_widget"
+        )
+    assert "ipywidgets.interact(" not in text, f"{path.name}: use pb.viz.interact"
