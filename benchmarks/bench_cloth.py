@@ -3,11 +3,11 @@
 The cloth has 10 000 particles and 19 800 edges, hangs from its two top corners, and is
 stepped at dt = 1/60 s. Compile time is excluded (a warm-up runs first); each step is timed
 alone and the table reports the median, the 90th percentile and the share of a 60 Hz frame
-(16.7 ms). With ``--pymunk`` the same grid is also built in pymunk, as 10 000 point bodies
-joined by 19 800 pin joints (rigid distance constraints solved by impulses, 10 iterations);
-that is the nearest thing pymunk has to a Verlet cloth.
+(16.7 ms). The same grid is also built in pymunk in the same run (``--no-pymunk`` skips it),
+as 10 000 point bodies joined by 19 800 pin joints (rigid distance constraints solved by
+impulses, 10 iterations): the nearest thing pymunk has to a Verlet cloth.
 
-Run:  python benchmarks/bench_cloth.py [--steps 300] [--pymunk]
+Run:  python benchmarks/bench_cloth.py [--steps 300] [--no-pymunk]
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300, help="timed steps per case")
     parser.add_argument("--warmup", type=int, default=20, help="untimed steps first")
-    parser.add_argument("--pymunk", action="store_true", help="add the pymunk pin-joint grid")
+    parser.add_argument("--no-pymunk", action="store_true", help="skip the pymunk pin-joint grid")
     args = parser.parse_args()
 
     cases = [
@@ -75,7 +75,7 @@ def main() -> None:
         ("physbook xpbd, 5 substeps x 2 iterations", lambda: physbook_case(2, "xpbd", 5)),
         ("physbook verlet, 10 iterations, tearable", lambda: physbook_case(10, tear_ratio=3.0)),
     ]
-    if args.pymunk:
+    if not args.no_pymunk:
         cases.append(("pymunk pin joints, 10 iterations", lambda: pymunk_case(10)))
 
     print(f"cloth {SIZE} x {SIZE}: {SIZE * SIZE} particles, {2 * SIZE * (SIZE - 1)} edges, "
