@@ -14,9 +14,10 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Polygon as PolygonPatch
 
+from physbook import _check
 from physbook.gjk import EpaStep, GjkStep, minkowski_support, support_point
 from physbook.manifold import Manifold
-from physbook.sat import clipping_steps, sat_axes, sat_query
+from physbook.sat import SatResult, clipping_steps, sat_axes, sat_query
 from physbook.shapes import Circle, Polygon
 from physbook.vec import Transform
 from physbook.viz.vectors import draw_vector, plane
@@ -179,6 +180,64 @@ def plot_sat(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     right.set_title(verdict, fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def draw_sat_axis(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
+                  limits: Sequence[float] | None = None, clearance: float = 0.3) -> SatResult:
+    """Draw both shapes and their shadows on the SAT axis of least overlap, on one axes.
+
+    The axis is the row of :func:`physbook.sat_axes` with the smallest overlap: the axis of
+    largest gap when the shapes are apart, else the axis of least penetration. It is drawn
+    as a line beside the shapes, ``clearance`` (m) from them on the side nearer the middle
+    of the view, with A's interval (blue) and B's (orange) on it, joined by dotted lines to
+    the points that cast their ends. Beside them, the part of the axis between the
+    intervals: green when it is a gap (the axis separates the shapes), red when it is an
+    overlap (its length is the depth). Returns the :func:`physbook.sat_query` result.
+    """
+    clearance = _check.positive_scalar(clearance, "clearance")
+    table = sat_axes(shape_a, xf_a, shape_b, xf_b)
+    best = sat_query(shape_a, xf_a, shape_b, xf_b)
+    k = int(np.argmin(table.overlaps))  # the row sat_query chose
+    axis = table.axes[k]
+    across = np.array([-axis[1], axis[0]])
+    draw_pair(ax, shape_a, xf_a, shape_b, xf_b, limits=limits)
+    points_a, points_b = outline(shape_a, xf_a), outline(shape_b, xf_b)
+    # The drawn axis is the line across·p = level, just clear of both shapes; the value s
+    # on the axis sits at s·axis + level·across, the foot of every point with axis·p = s.
+    heights = np.vstack([points_a, points_b]) @ across
+    middle = np.array([np.mean(ax.get_xlim()), np.mean(ax.get_ylim())]) @ across
+    below, above = heights.min() - clearance, heights.max() + clearance
+    lane = 0.08  # m between the lanes of A, B and the gap or overlap
+    if abs(above - middle) < abs(below - middle):
+        level, lane = float(above), -lane  # lanes step away from the shapes either way
+    else:
+        level = float(below)
+
+    def on_axis(value: float, shift: float = 0.0) -> np.ndarray:
+        return value * axis + (level + shift) * across
+
+    intervals = np.vstack([table.intervals_a[k], table.intervals_b[k]])
+    ends = np.array([on_axis(intervals.min() - 0.3), on_axis(intervals.max() + 0.3)])
+    ax.plot(ends[:, 0], ends[:, 1], color="0.5", lw=0.8)
+    for points, (low, high), color, shift in ((points_a, intervals[0], COLOR_A, lane),
+                                              (points_b, intervals[1], COLOR_B, 0.0)):
+        bar = np.array([on_axis(low, shift), on_axis(high, shift)])
+        ax.plot(bar[:, 0], bar[:, 1], color=color, lw=4, solid_capstyle="butt")
+        shadows = points @ axis
+        for value, extreme in ((low, points[np.argmin(shadows)]),
+                               (high, points[np.argmax(shadows)])):
+            foot = on_axis(value, shift)
+            ax.plot([extreme[0], foot[0]], [extreme[1], foot[1]], ":", color=color, lw=1)
+    # Between the two intervals: the overlap runs from the larger low end to the smaller
+    # high end; when those are the wrong way round, the same two values bound the gap.
+    inner = np.array([on_axis(max(intervals[:, 0]), -lane),
+                      on_axis(min(intervals[:, 1]), -lane)])
+    separated = table.overlaps[k] < 0.0
+    ax.plot(inner[:, 0], inner[:, 1], color="C2" if separated else COLOR_CONTACT, lw=4,
+            solid_capstyle="butt")
+    if limits is not None:
+        plane(ax, limits)
+    return best
 
 
 def plot_clipping(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon, xf_b: Transform,
