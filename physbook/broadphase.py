@@ -27,9 +27,7 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-
-#: Body kind code for dynamic bodies, as stored in ``world.kinds``.
-DYNAMIC_KIND = 0
+from physbook.world import DYNAMIC
 
 #: Rows of the N² matrix tested at once by :func:`naive_pairs` (bounds its memory).
 NAIVE_BLOCK_ROWS = 512
@@ -95,7 +93,7 @@ def _shape_filter_arrays(world) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per shape: owning body, layer bitmask, and whether the body is dynamic."""
     body = world.shapes.body
     layers = np.ascontiguousarray(world.layers, dtype=np.int64)[body]
-    dynamic = np.ascontiguousarray(world.kinds == DYNAMIC_KIND)[body]
+    dynamic = np.ascontiguousarray(world.kinds == DYNAMIC)[body]
     return body, layers, dynamic
 
 

@@ -436,7 +436,8 @@ def penetration(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     if core_distance > 0.0:
         normal = (_combine(solution, "b") - _combine(solution, "a")) / core_distance
         simplex = np.array([vertex.w for vertex in solution[0]])
-        return PenetrationResult(float(reach - core_distance), normal, 0, simplex, [])
+        return PenetrationResult(float(reach - core_distance), normal, 0, simplex,
+                                 [] if trace else None)
     simplex = np.array([vertex.w for vertex in solution[0]])
     depth, normal, iterations, polytope, steps = _epa(core_a, core_b, simplex, trace)
     return PenetrationResult(float(depth + reach), normal, iterations, np.array(polytope),

@@ -298,12 +298,15 @@ def _world_polygon(shape: Polygon, transform: Transform) -> tuple[np.ndarray, np
     return transform.to_world(shape.vertices), transform.rotate_to_world(shape.normals)
 
 
-def _interval(shape, transform: Transform, axis: np.ndarray) -> tuple[float, float]:
+def _intervals(shape, transform: Transform, axes: np.ndarray) -> np.ndarray:
+    """(K, 2) projections [min, max] of a shape on each axis: a circle's is its centre's ± r."""
     if isinstance(shape, Circle):
-        centre = float(transform.to_world(shape.center) @ axis)
-        return centre - shape.radius, centre + shape.radius
-    projections = transform.to_world(shape.vertices) @ axis
-    return float(projections.min()), float(projections.max())
+        points, radius = transform.to_world(shape.center)[None, :], shape.radius
+    else:
+        points, radius = transform.to_world(shape.vertices), 0.0
+    projections = points @ axes.T  # (points, K)
+    return np.column_stack([projections.min(axis=0) - radius,
+                            projections.max(axis=0) + radius])
 
 
 def _circle_axis(circle: Circle, transform: Transform, other, other_transform: Transform):
@@ -350,8 +353,8 @@ def sat_axes(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> SatAxes:
             owners.append(2)
             edges.append(-1)
     axes = np.array(axes)
-    intervals_a = np.array([_interval(shape_a, xf_a, axis) for axis in axes])
-    intervals_b = np.array([_interval(shape_b, xf_b, axis) for axis in axes])
+    intervals_a = _intervals(shape_a, xf_a, axes)
+    intervals_b = _intervals(shape_b, xf_b, axes)
     overlaps = np.minimum(intervals_a[:, 1] - intervals_b[:, 0],
                           intervals_b[:, 1] - intervals_a[:, 0])
     return SatAxes(axes, np.array(owners, np.int64), np.array(edges, np.int64),

@@ -297,6 +297,9 @@ def ramp_motion(distances, dt: float, slide_threshold: float = 0.1):
         the frames (positive down the slope).
     """
     distances = _check.finite_array(distances, "distances")
+    if distances.ndim != 2 or len(distances) < 3:
+        raise ValueError(f"distances must have shape (F, B) with F >= 3 frames to fit a "
+                         f"parabola, got shape {distances.shape}")
     dt = _check.positive_scalar(dt, "dt")
     times = dt * np.arange(len(distances))
     moved = distances[0] - distances.min(axis=0)
@@ -306,8 +309,13 @@ def ramp_motion(distances, dt: float, slide_threshold: float = 0.1):
 
 
 def ramp_accelerations(angle: float, frictions, gravity: float = 10.0) -> np.ndarray:
-    """g·(sin θ − μ cos θ) where the box slides (μ < tan θ), else 0 (m/s²)."""
-    frictions = np.asarray(frictions, dtype=float)
+    """g·(sin θ − μ cos θ) where the box slides (μ < tan θ), else 0 (m/s²).
+
+    ``angle`` is the slope (rad), ``frictions`` the pair coefficients μ, ``gravity`` g (m/s²).
+    """
+    angle = _check.finite_scalar(angle, "angle")
+    frictions = _check.finite_array(frictions, "frictions")
+    gravity = _check.positive_scalar(gravity, "gravity")
     slide = gravity * (math.sin(angle) - frictions * math.cos(angle))
     return np.where(frictions < math.tan(angle), slide, 0.0)
 

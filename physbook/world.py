@@ -25,10 +25,12 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.contacts import canonical_pairs
+from physbook.contacts import Contacts, canonical_pairs
 from physbook.manifold import collide_pairs
 from physbook.materials import DEFAULT_MATERIAL, Material, mix_friction, mix_restitution
 from physbook.shapes import Circle, Polygon, Shape, ShapeTable
+from physbook.solver import contact_solver
+from physbook.vec import Transform
 
 #: Body kinds as stored in :attr:`World.kinds`.
 DYNAMIC = 0
@@ -239,10 +241,8 @@ class Body:
         world._centers[row] = world._origins[row] + _rotated(world._local_centers[row], value)
 
     @property
-    def transform(self):
+    def transform(self) -> Transform:
         """The body's pose as a :class:`physbook.vec.Transform` (origin, angle)."""
-        from physbook.vec import Transform
-
         row = self.index
         return Transform(self._world._origins[row], float(self._world._angles[row]))
 
@@ -481,10 +481,8 @@ class World:
 
     def __init__(self, gravity=(0.0, -10.0), capacity: int = 16, solver=None,
                  broad_phase="sweep"):
-        # The contact stages live in their own modules, which read this one's constants.
+        # Imported here, not at the top: the broad phase reads this module's kind codes.
         from physbook.broadphase import broad_phase as resolve_broad_phase
-        from physbook.contacts import Contacts
-        from physbook.solver import contact_solver
 
         self.solver = contact_solver("impulse" if solver is None else solver)
         self.broad_phase = resolve_broad_phase(broad_phase)

@@ -7,7 +7,10 @@ sub-modules, one idea each:
 - :mod:`~physbook.verlet.constraints`: distance constraints, rigid and compliant (XPBD);
 - :mod:`~physbook.verlet.collide`: SAT over boundary edges and the vertex–edge response;
 - :mod:`~physbook.verlet.solver`: the step that ties them together;
-- :mod:`~physbook.verlet.world`: the world, its bodies, factories and interaction;
+- :mod:`~physbook.verlet.world`: the world and its arrays of particles, edges and bodies;
+- :mod:`~physbook.verlet.handles`: body handles, contacts and snapshots;
+- :mod:`~physbook.verlet.factories`: boxes, polygons, ropes and cloth;
+- :mod:`~physbook.verlet.interaction`: picking, dragging and collisions run by hand;
 - :mod:`~physbook.verlet.scenes`: the seed's demo and a hanging cloth.
 """
 

@@ -18,8 +18,9 @@ import math
 
 from physbook._jit import njit
 
-#: An edge shorter than this (m) gives no axis and no response.
-DEGENERATE_LENGTH = 1e-12
+# An edge shorter than DEGENERATE_LENGTH (m) gives no axis and no response; the distance
+# constraints skip it by the same threshold.
+from physbook.verlet.constraints import DEGENERATE_LENGTH
 
 
 @njit

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from physbook import _check
+from physbook.vec import rotate
 from physbook.verlet.handles import (
     MAXIMUM_POLYGON_VERTICES,
     MINIMUM_EDGE_LENGTH,
@@ -69,7 +70,7 @@ class ShapeFactories:
         half_h = 0.5 * _check.positive_scalar(height, "height")
         corners = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h],
                             [-half_w, half_h]])
-        return self.add_polygon(center + self._turned(corners, angle), mass)
+        return self.add_polygon(center + rotate(corners, angle), mass)
 
     def add_triangle(self, center, width: float, height: float, mass: float = 1.0,
                      angle: float = 0.0) -> VerletBody:
@@ -79,7 +80,7 @@ class ShapeFactories:
         w = _check.positive_scalar(width, "width")
         h = _check.positive_scalar(height, "height")
         corners = np.array([[-0.5 * w, -h / 3.0], [0.5 * w, -h / 3.0], [0.0, 2.0 * h / 3.0]])
-        return self.add_polygon(center + self._turned(corners, angle), mass)
+        return self.add_polygon(center + rotate(corners, angle), mass)
 
     def add_regular_polygon(self, center, radius: float, sides: int, mass: float = 1.0,
                             angle: float = 0.0) -> VerletBody:
@@ -90,12 +91,6 @@ class ShapeFactories:
         theta = _check.finite_scalar(angle, "angle") + 2.0 * np.pi * np.arange(sides) / sides
         corners = radius * np.column_stack([np.cos(theta), np.sin(theta)])
         return self.add_polygon(center + corners, mass)
-
-    @staticmethod
-    def _turned(points: np.ndarray, angle) -> np.ndarray:
-        angle = _check.finite_scalar(angle, "angle")
-        c, s = math.cos(angle), math.sin(angle)
-        return points @ np.array([[c, s], [-s, c]])
 
     def add_rope(self, start, end, segments: int, mass: float = 1.0, pin_start: bool = True,
                  pin_end: bool = False, tear_ratio: float | None = None) -> np.ndarray:

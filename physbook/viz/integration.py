@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from physbook import _check
+
 #: One colour per integration method, the same in every figure of the book.
 METHOD_COLORS = {
     "explicit_euler": "tab:red",
@@ -18,12 +20,12 @@ METHOD_COLORS = {
 
 def fitted_slope(dts, errors) -> float:
     """Least-squares slope of log(error) against log(dt): the measured order of accuracy."""
-    dts = np.asarray(dts, dtype=float)
-    errors = np.asarray(errors, dtype=float)
+    dts = _check.finite_array(dts, "dts")
+    errors = _check.finite_array(errors, "errors")
     if dts.shape != errors.shape or dts.size < 2:
         raise ValueError("dts and errors must be equal-length sequences of at least 2 values")
-    if np.any(dts <= 0) or np.any(errors <= 0) or not np.all(np.isfinite(errors)):
-        raise ValueError("dts and errors must be positive and finite for a log-log fit")
+    if np.any(dts <= 0) or np.any(errors <= 0):
+        raise ValueError("dts and errors must be positive for a log-log fit")
     slope, _ = np.polyfit(np.log(dts), np.log(errors), 1)
     return float(slope)
 
