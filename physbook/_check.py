@@ -88,6 +88,17 @@ def points(value, name: str) -> np.ndarray:
     return array
 
 
+def instance(value, name: str, types, description: str):
+    """Return ``value`` if it is an instance of ``types``; ``description`` names the kind.
+
+    For example ``instance(box, "box", AABB, "an AABB")`` raises
+    ``TypeError("box must be an AABB, got list")`` for a list.
+    """
+    if not isinstance(value, types):
+        raise TypeError(f"{name} must be {description}, got {type(value).__name__}")
+    return value
+
+
 def choice(value, name: str, options) -> str:
     """Return ``value`` if it is one of ``options`` (strings)."""
     if not isinstance(value, str):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from physbook import _check
 from physbook.manifold import Manifold, feature_parts
 from physbook.sat import make_feature
 from physbook.shapes import AABB, Circle
@@ -28,16 +29,6 @@ def _corners(box: AABB) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
 
 
-def _check_box(box, name: str) -> None:
-    if not isinstance(box, AABB):
-        raise TypeError(f"{name} must be an AABB, got {type(box).__name__}")
-
-
-def _check_circle(circle, name: str) -> None:
-    if not isinstance(circle, Circle):
-        raise TypeError(f"{name} must be a Circle, got {type(circle).__name__}")
-
-
 def aabb_vs_aabb(a: AABB, b: AABB) -> Manifold | None:
     """The manifold of two axis-aligned boxes, or None when they do not touch.
 
@@ -46,8 +37,8 @@ def aabb_vs_aabb(a: AABB, b: AABB) -> Manifold | None:
     of *least* penetration, signed towards B (a tie picks x). The two contact points sit on
     B's face (the incident face) clipped to A's face, moved halfway to A's face.
     """
-    _check_box(a, "a")
-    _check_box(b, "b")
+    _check.instance(a, "a", AABB, "an AABB")
+    _check.instance(b, "b", AABB, "an AABB")
     offset = b.center - a.center
     overlap = a.extents + b.extents - np.abs(offset)  # per axis: e_A + e_B − |d|
     if np.any(overlap < 0.0):
@@ -91,8 +82,8 @@ def aabb_vs_circle(box: AABB, circle: Circle) -> Manifold | None:
     depth = r + d, where d is the centre's distance to that face (the circle has to cross
     d to reach the face, and then a whole radius more).
     """
-    _check_box(box, "box")
-    _check_circle(circle, "circle")
+    _check.instance(box, "box", AABB, "an AABB")
+    _check.instance(circle, "circle", Circle, "a Circle")
     centre, radius = circle.center, circle.radius
     closest = np.clip(centre, box.lower, box.upper)
     if np.any(closest != centre):
@@ -127,8 +118,8 @@ def aabb_vs_circle(box: AABB, circle: Circle) -> Manifold | None:
 
 def circle_vs_aabb(circle: Circle, box: AABB) -> Manifold | None:
     """As :func:`aabb_vs_circle` with the circle as shape A: the normal is flipped."""
-    _check_circle(circle, "circle")
-    _check_box(box, "box")
+    _check.instance(circle, "circle", Circle, "a Circle")
+    _check.instance(box, "box", AABB, "an AABB")
     manifold = aabb_vs_circle(box, circle)
     if manifold is None:
         return None

@@ -58,11 +58,6 @@ EPA_RELATIVE_TOLERANCE = 1e-12
 # Support functions
 
 
-def _check_transform(transform, name: str) -> None:
-    if not isinstance(transform, Transform):
-        raise TypeError(f"{name} must be a Transform, got {type(transform).__name__}")
-
-
 def _check_shape(shape, name: str) -> None:
     if not callable(getattr(shape, "support", None)):
         raise TypeError(f"{name} must be a convex shape with a support(direction) method, "
@@ -76,7 +71,7 @@ def support_point(shape, transform: Transform, direction) -> np.ndarray:
     and the answer turned back: s(d) = T(s_local(Rᵀ·d)).
     """
     _check_shape(shape, "shape")
-    _check_transform(transform, "transform")
+    _check.instance(transform, "transform", Transform, "a Transform")
     direction = _check.vector(direction, "direction")
     if not np.any(direction):
         raise ValueError("direction must be a non-zero vector")
@@ -273,8 +268,8 @@ def _gjk(core_a: _Core, core_b: _Core, keep_trace: bool):
 def _cores(shape_a, xf_a, shape_b, xf_b) -> tuple[_Core, _Core]:
     _check_shape(shape_a, "shape_a")
     _check_shape(shape_b, "shape_b")
-    _check_transform(xf_a, "xf_a")
-    _check_transform(xf_b, "xf_b")
+    _check.instance(xf_a, "xf_a", Transform, "a Transform")
+    _check.instance(xf_b, "xf_b", Transform, "a Transform")
     return _Core(shape_a, xf_a), _Core(shape_b, xf_b)
 
 

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from physbook import _check
 from physbook._jit import njit
 from physbook.shapes import Circle, Polygon
 from physbook.vec import Transform
@@ -324,12 +325,10 @@ def _circle_axis(circle: Circle, transform: Transform, other, other_transform: T
 
 def check_shape_pair(shape_a, xf_a, shape_b, xf_b) -> None:
     """Raise TypeError unless both shapes are a Circle or Polygon and both poses Transforms."""
-    for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
-        if not isinstance(shape, (Circle, Polygon)):
-            raise TypeError(f"{name} must be a Circle or a Polygon, got {type(shape).__name__}")
-    for name, transform in (("xf_a", xf_a), ("xf_b", xf_b)):
-        if not isinstance(transform, Transform):
-            raise TypeError(f"{name} must be a Transform, got {type(transform).__name__}")
+    _check.instance(shape_a, "shape_a", (Circle, Polygon), "a Circle or a Polygon")
+    _check.instance(shape_b, "shape_b", (Circle, Polygon), "a Circle or a Polygon")
+    _check.instance(xf_a, "xf_a", Transform, "a Transform")
+    _check.instance(xf_b, "xf_b", Transform, "a Transform")
 
 
 def sat_axes(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> SatAxes:

@@ -124,3 +124,10 @@ def test_choice():
         _check.choice("epa", "method", {"sat", "gjk"})
     with pytest.raises(TypeError, match="method must be a string"):
         _check.choice(1, "method", {"sat", "gjk"})
+
+
+def test_instance_returns_the_value_or_names_argument_and_kind():
+    value = [1.0, 2.0]
+    assert _check.instance(value, "points", (list, tuple), "a list or tuple") is value
+    with pytest.raises(TypeError, match=r"^box must be an AABB, got dict$"):
+        _check.instance({}, "box", (list, tuple), "an AABB")
