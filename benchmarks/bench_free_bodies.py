@@ -32,6 +32,7 @@ import numpy as np
 from timing import time_calls
 
 import physbook as pb
+from physbook.dynamics.motion import integrate_positions, integrate_velocities
 
 DT = 1.0 / 60.0
 
@@ -58,16 +59,20 @@ def build_world(count: int, offset: float = 0.0, **options) -> pb.World:
     return world
 
 
-def no_pairs(world) -> np.ndarray:
+def no_pairs(boxes, filters) -> np.ndarray:
     """A broad phase that finds nothing: collision detection switched off."""
     return np.empty((0, 2), dtype=np.int64)
 
 
 def integration_only(world: pb.World):
+    """The motion stages of ``World.step``, run on the world's own columns."""
+    bodies, gravity = world.arrays, world.gravity
+
     def call():
-        world._integrate_velocities(DT)
-        world._integrate_positions(DT)
-        world._clear_forces()
+        integrate_velocities(bodies, gravity, DT)
+        integrate_positions(bodies, DT)
+        bodies.forces[:] = 0.0
+        bodies.torques[:] = 0.0
 
     return call
 

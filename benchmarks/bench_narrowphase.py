@@ -24,6 +24,7 @@ import numpy as np
 import shapely
 
 import physbook as pb
+from physbook.geometry.shape_table import ShapeTable
 
 
 def median_seconds(function, repeats: int) -> float:
@@ -39,7 +40,7 @@ def median_seconds(function, repeats: int) -> float:
 def random_scene(count: int, kinds: tuple[str, str], seed: int = 1):
     """``count`` pairs of shapes of the given kinds, each shape on its own body."""
     rng = np.random.default_rng(seed)
-    table = pb.ShapeTable(2 * count)
+    table = ShapeTable(2 * count)
     for body in range(2 * count):
         if kinds[body % 2] == "box":
             table.append(pb.Polygon.box(*rng.uniform(0.2, 0.6, 2)), body)
@@ -53,7 +54,8 @@ def random_scene(count: int, kinds: tuple[str, str], seed: int = 1):
 
 def shapely_geometries(table, origins, angles) -> np.ndarray:
     geometries = []
-    for shape, body in zip(table.shapes, table.body, strict=True):
+    for row, body in enumerate(table.arrays.body):
+        shape = table.shape(row)
         pose = pb.Transform(origins[body], angles[body])
         if isinstance(shape, pb.Polygon):
             geometries.append(shapely.Polygon(pose.to_world(shape.vertices)))
@@ -85,7 +87,7 @@ def main() -> None:
 
     table, origins, angles, pairs = random_scene(1000, ("box", "box"))
     poses = [pb.Transform(origins[b], angles[b]) for b in range(len(origins))]
-    shapes = table.shapes
+    shapes = [table.shape(row) for row in range(table.count)]
 
     def one_by_one():
         for a, b in pairs:

@@ -55,7 +55,7 @@ def physbook_record(name, build, kwargs, key):
     scene = build(**kwargs)
     bodies = scene.bodies[key]
     bodies = bodies if isinstance(bodies, list) else [bodies]
-    rows = [body.index for body in bodies]
+    rows = [body.row for body in bodies]
     recording = scene.run()
     return scene, recording.centers[:, rows], recording.angles[:, rows]
 

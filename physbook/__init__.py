@@ -1,144 +1,83 @@
 """physbook: a 2D rigid-body physics engine for games, built chapter by chapter in the book.
 
-``import physbook as pb`` gives the public API. Drawing and widgets live in ``pb.viz``,
-imported on first use so that the engine itself runs headless without matplotlib.
+``import physbook as pb`` gives the engine: a :class:`World` of bodies made of
+:class:`Circle` and :class:`Polygon` shapes and :class:`Material` s, the narrow-phase and
+distance queries, and the stages a world can be given. The layers it is built from are
+subpackages, each importing only the ones below it:
+
+========== ================================================================== ======
+layer      what                                                               chapters
+========== ================================================================== ======
+0          ``_jit``, ``_check``, ``_buffers``, ``constants``, ``kinds``
+1          ``vecmath``: vectors, integrators, the fixed timestep              1–3
+2          ``geometry``: shapes, mass, the shape table                        4
+3          ``collision``: manifolds, SAT, GJK/EPA; ``broadphase``: pairs      6–9
+4          ``dynamics``: bodies, contacts, solvers                            4, 9
+5          ``world``, ``recording``, ``scenes``                               4, 9
+========== ================================================================== ======
+
+``pb.verlet`` is chapter 5's position-based engine (layers 0–2 only) and ``pb.viz`` the
+drawing, animation and widgets of the book, imported on first use so that the engine runs
+headless without matplotlib.
 """
 
-from physbook.aabb_contacts import aabb_vs_aabb, aabb_vs_circle, circle_vs_aabb
-from physbook.broadphase import BROAD_PHASES, naive_pairs, sweep_pairs
-from physbook.contacts import Contacts
-from physbook.gjk import (
+from physbook import (
+    broadphase,
+    collision,
+    constants,
+    dynamics,
+    geometry,
+    kinds,
+    recording,
+    scenes,
+    vecmath,
+    verlet,
+    world,
+)
+from physbook.broadphase import BROAD_PHASES
+from physbook.collision.gjk import (
     DistanceResult,
-    EpaStep,
-    GjkStep,
     PenetrationResult,
     distance,
     intersect,
-    minkowski_support,
     penetration,
-    support_point,
 )
-from physbook.integrate import (
-    explicit_euler_step,
-    position_verlet_start,
-    position_verlet_step,
-    rk4_step,
-    simulate,
-    symplectic_euler_step,
-    velocity_verlet_step,
-)
-from physbook.manifold import ContactArrays, Manifold, collide, collide_pairs, feature_parts
-from physbook.materials import (
+from physbook.collision.manifold import ContactArrays, Manifold, collide, collide_pairs
+from physbook.dynamics.body import Body
+from physbook.dynamics.impulse_solver import ImpulseSolver
+from physbook.dynamics.materials import (
     DEFAULT_MATERIAL,
     MATERIALS,
     Material,
     mix_friction,
     mix_restitution,
 )
-from physbook.sat import SatAxes, SatResult, make_feature, sat_axes, sat_query
-from physbook.scenes import Scene
-from physbook.shapes import AABB, Circle, MassData, Polygon, ShapeTable
-from physbook.solver import SOLVERS, ImpulseSolver
-from physbook.timestep import FixedTimestep, interpolate, step_schedule
-from physbook.vec import (
-    Line,
-    Transform,
-    closest_point_on_segment,
-    cross,
-    cross_scalar_vector,
-    cross_vector_scalar,
-    dot,
-    length,
-    normalize,
-    perp,
-    rotate,
-    rotation_matrix,
-)
-from physbook.verlet import (
-    VerletBody,
-    VerletContact,
-    VerletSnapshot,
-    VerletWorld,
-    verlet_demo_world,
-)
-from physbook.world import DYNAMIC, KINEMATIC, STATIC, Body, Frame, Recording, World
+from physbook.dynamics.solvers import SOLVERS
+from physbook.geometry.shapes import AABB, Circle, MassData, Polygon
+from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
+from physbook.recording import Frame, Recording
+from physbook.vecmath.timestep import FixedTimestep, interpolate
+from physbook.vecmath.vec import Transform
+from physbook.world import World
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BROAD_PHASES",
-    "naive_pairs",
-    "sweep_pairs",
-    "Contacts",
-    "Scene",
-    "SOLVERS",
-    "ImpulseSolver",
-    "aabb_vs_aabb",
-    "aabb_vs_circle",
-    "circle_vs_aabb",
-    "DistanceResult",
-    "EpaStep",
-    "GjkStep",
-    "PenetrationResult",
-    "distance",
-    "intersect",
-    "minkowski_support",
-    "penetration",
-    "support_point",
-    "ContactArrays",
-    "Manifold",
-    "collide",
-    "collide_pairs",
-    "feature_parts",
-    "SatAxes",
-    "SatResult",
-    "make_feature",
-    "sat_axes",
-    "sat_query",
-    "VerletBody",
-    "VerletContact",
-    "VerletSnapshot",
-    "VerletWorld",
-    "verlet_demo_world",
-    "AABB",
-    "Circle",
-    "MassData",
-    "Polygon",
-    "ShapeTable",
-    "DEFAULT_MATERIAL",
-    "MATERIALS",
-    "Material",
-    "mix_friction",
-    "mix_restitution",
-    "DYNAMIC",
-    "KINEMATIC",
-    "STATIC",
-    "Body",
-    "Frame",
-    "Recording",
-    "World",
-    "explicit_euler_step",
-    "position_verlet_start",
-    "position_verlet_step",
-    "rk4_step",
-    "simulate",
-    "symplectic_euler_step",
-    "velocity_verlet_step",
-    "FixedTimestep",
-    "interpolate",
-    "step_schedule",
-    "Line",
-    "Transform",
-    "closest_point_on_segment",
-    "cross",
-    "cross_scalar_vector",
-    "cross_vector_scalar",
-    "dot",
-    "length",
-    "normalize",
-    "perp",
-    "rotate",
-    "rotation_matrix",
+    # the world and its bodies
+    "World", "Body", "Recording", "Frame", "DYNAMIC", "STATIC", "KINEMATIC",
+    # what bodies are made of
+    "Circle", "Polygon", "AABB", "MassData", "Transform",
+    "Material", "MATERIALS", "DEFAULT_MATERIAL", "mix_friction", "mix_restitution",
+    # queries on shapes
+    "collide", "collide_pairs", "Manifold", "ContactArrays",
+    "distance", "penetration", "intersect", "DistanceResult", "PenetrationResult",
+    # stages a world can be given
+    "ImpulseSolver", "SOLVERS", "BROAD_PHASES",
+    # the game loop
+    "FixedTimestep", "interpolate",
+    # the layers, as modules
+    "broadphase", "collision", "constants", "dynamics", "geometry", "kinds", "recording",
+    "scenes", "vecmath", "verlet", "world",
 ]
 
 

@@ -41,14 +41,41 @@ def non_negative_scalar(value, name: str) -> float:
     return value
 
 
-def positive_int(value, name: str, minimum: int = 1) -> int:
+def integer(value, name: str, minimum: int) -> int:
     """Return ``value`` as an int; it must be an integer no smaller than ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     value = int(value)
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
     return value
+
+
+def positive_int(value, name: str) -> int:
+    """Return ``value`` as an int; it must be an integer of at least 1."""
+    return integer(value, name, 1)
+
+
+def non_negative_int(value, name: str) -> int:
+    """Return ``value`` as an int; it must be an integer of at least 0."""
+    return integer(value, name, 0)
+
+
+def bitmask(value, name: str) -> int:
+    """Return ``value`` as an int that fits a signed 64-bit integer (a bitmask)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer bitmask, got {type(value).__name__}")
+    value = int(value)
+    if not -(2**63) <= value < 2**63:
+        raise ValueError(f"{name} must fit in a signed 64-bit integer, got {value}")
+    return value
+
+
+def flag(value, name: str) -> bool:
+    """Return ``value`` as a bool; it must be True or False (not 0, 1 or None)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
+    return bool(value)
 
 
 def finite_array(value, name: str) -> np.ndarray:

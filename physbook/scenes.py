@@ -7,8 +7,8 @@ follows the project's table of standard scenes: dt = 1/60 s, gravity (0, −10),
 floor tops at y = 0.
 
 Materials are given per *pair* (a ball on the floor bounces with e = 0.5). physbook mixes
-per-body values (:func:`physbook.materials.mix_restitution`,
-:func:`physbook.materials.mix_friction`), so :func:`per_body_value` converts a pair value
+per-body values (:func:`physbook.dynamics.materials.mix_restitution`,
+:func:`physbook.dynamics.materials.mix_friction`), so :func:`per_body_value` converts a pair value
 into the body value that, mixed with its partner's, gives the pair value back.
 
 The quality measures at the end are pure functions of recorded positions, so that the
@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from physbook import _check
-from physbook.materials import Material, mix_friction, mix_restitution
-from physbook.shapes import Circle, Polygon
-from physbook.world import Body, World
+from physbook.constants import DEFAULT_GRAVITY
+from physbook.dynamics.body import Body
+from physbook.dynamics.materials import Material, mix_friction, mix_restitution
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.world import World
 
 #: Time step of every standard scene (s).
 DT = 1.0 / 60.0
@@ -100,7 +102,7 @@ def uniform_material(friction: float, restitution: float, density: float = 1.0) 
 
 def _world(world: World | None) -> World:
     if world is None:
-        return World(gravity=(0.0, -10.0))
+        return World(gravity=DEFAULT_GRAVITY)
     if not isinstance(world, World):
         raise TypeError(f"world must be a World or None, got {type(world).__name__}")
     return world

@@ -20,7 +20,7 @@ from physbook._jit import njit
 
 # An edge shorter than DEGENERATE_LENGTH (m) gives no axis and no response; the distance
 # constraints skip it by the same threshold.
-from physbook.verlet.constraints import DEGENERATE_LENGTH
+from physbook.constants import DEGENERATE_LENGTH
 
 
 @njit

@@ -15,9 +15,7 @@ from __future__ import annotations
 import math
 
 from physbook._jit import njit
-
-#: Edges shorter than this (m) are not projected: their direction is undefined.
-DEGENERATE_LENGTH = 1e-12
+from physbook.constants import DEGENERATE_LENGTH
 
 
 @njit

@@ -11,13 +11,10 @@ import math
 import numpy as np
 
 from physbook import _check
-from physbook.vec import rotate
-from physbook.verlet.handles import (
-    MAXIMUM_POLYGON_VERTICES,
-    MINIMUM_EDGE_LENGTH,
-    VerletBody,
-    _flag,
-)
+from physbook.constants import MAXIMUM_VERLET_POLYGON_VERTICES, MINIMUM_EDGE_LENGTH
+from physbook.geometry.shapes import Polygon
+from physbook.vecmath.vec import rotate
+from physbook.verlet.handles import VerletBody
 
 
 class ShapeFactories:
@@ -28,30 +25,16 @@ class ShapeFactories:
 
         The outline edges are boundary edges; every other pair of vertices is braced, which
         makes the shape rigid (2n − 3 edges would be the least; all pairs resist better).
-        Clockwise input is reordered counter-clockwise.
+        The outline is judged by the same rules as :class:`~physbook.geometry.shapes.Polygon`
+        (convex, simple, distinct points, an area): clockwise input is reordered
+        counter-clockwise and vertices collinear with their neighbours are dropped.
         """
-        points = _check.finite_array(vertices, "vertices")
-        if points.ndim != 2 or points.shape[1] != 2:
-            raise ValueError(f"vertices must have shape (n, 2), got {points.shape}")
+        points = Polygon(vertices).vertices
         n = len(points)
-        if not 3 <= n <= MAXIMUM_POLYGON_VERTICES:
-            raise ValueError(f"a polygon needs 3 to {MAXIMUM_POLYGON_VERTICES} vertices, got {n}")
+        if n > MAXIMUM_VERLET_POLYGON_VERTICES:
+            raise ValueError(f"a polygon needs 3 to {MAXIMUM_VERLET_POLYGON_VERTICES} vertices, "
+                             f"got {n}")
         mass = _check.positive_scalar(mass, "mass")
-        following = np.roll(points, -1, axis=0)
-        if np.any(np.linalg.norm(following - points, axis=1) < MINIMUM_EDGE_LENGTH):
-            raise ValueError("vertices must be distinct: a zero-length edge has no direction")
-        area = 0.5 * np.sum(points[:, 0] * following[:, 1] - following[:, 0] * points[:, 1])
-        if area < 0.0:
-            points = points[::-1].copy()
-            following = np.roll(points, -1, axis=0)
-        size = np.ptp(points, axis=0).max()
-        if abs(area) <= 1e-12 * size * size:
-            raise ValueError("vertices must enclose an area (they are collinear)")
-        after = np.roll(points, -2, axis=0)
-        side, ahead = following - points, after - following
-        turns = side[:, 0] * ahead[:, 1] - side[:, 1] * ahead[:, 0]
-        if np.any(turns < -1e-12 * size * size):
-            raise ValueError("vertices must form a convex polygon")
 
         particles = self._append_particles(points, mass / n, False)
         outline = [(particles[k], particles[(k + 1) % n]) for k in range(n)]
@@ -87,7 +70,7 @@ class ShapeFactories:
         """A regular polygon body with ``sides`` vertices on a circle of ``radius`` (m)."""
         center = _check.vector(center, "center")
         radius = _check.positive_scalar(radius, "radius")
-        sides = _check.positive_int(sides, "sides", minimum=3)
+        sides = _check.integer(sides, "sides", 3)
         theta = _check.finite_scalar(angle, "angle") + 2.0 * np.pi * np.arange(sides) / sides
         corners = radius * np.column_stack([np.cos(theta), np.sin(theta)])
         return self.add_polygon(center + corners, mass)
@@ -102,8 +85,8 @@ class ShapeFactories:
         end = _check.vector(end, "end")
         segments = _check.positive_int(segments, "segments")
         mass = _check.positive_scalar(mass, "mass")
-        pin_start = _flag(pin_start, "pin_start")
-        pin_end = _flag(pin_end, "pin_end")
+        pin_start = _check.flag(pin_start, "pin_start")
+        pin_end = _check.flag(pin_end, "pin_end")
         tear_ratio = self._tear_ratio_value(tear_ratio)
         if np.linalg.norm(end - start) / segments < MINIMUM_EDGE_LENGTH:
             raise ValueError("start and end must be apart: the rope's edges would have no length")
@@ -129,8 +112,8 @@ class ShapeFactories:
         top_left = _check.vector(top_left, "top_left")
         width = _check.positive_scalar(width, "width")
         height = _check.positive_scalar(height, "height")
-        columns = _check.positive_int(columns, "columns", minimum=2)
-        rows = _check.positive_int(rows, "rows", minimum=2)
+        columns = _check.integer(columns, "columns", 2)
+        rows = _check.integer(rows, "rows", 2)
         mass = _check.positive_scalar(mass, "mass")
         pin = _check.choice(pin, "pin", ("corners", "top", "none"))
         tear_ratio = self._tear_ratio_value(tear_ratio)

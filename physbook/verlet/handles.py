@@ -7,26 +7,10 @@ only point into it (a body handle) or copy a part of it (a contact, a snapshot).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from physbook.shapes import AABB
-
-if TYPE_CHECKING:
-    from physbook.verlet.world import VerletWorld
-
-#: Two particles closer than this (m) cannot be joined by an edge.
-MINIMUM_EDGE_LENGTH = 1e-9
-
-#: Most vertices a polygon body may have; every pair is braced, so edges grow as n².
-MAXIMUM_POLYGON_VERTICES = 16
-
-
-def _flag(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
-    return bool(value)
+from physbook.geometry.shapes import AABB
 
 
 @dataclass(frozen=True)
@@ -59,11 +43,12 @@ class VerletSnapshot:
 
 
 class VerletBody:
-    """A handle on body ``index`` of a :class:`VerletWorld` (the state lives in the world)."""
+    """A handle on body ``index`` of a :class:`~physbook.verlet.world.VerletWorld` (the
+    state lives in the world, which the handle keeps as ``world``)."""
 
     __slots__ = ("world", "index")
 
-    def __init__(self, world: VerletWorld, index: int):
+    def __init__(self, world, index: int):
         self.world = world
         self.index = index
 

@@ -11,9 +11,9 @@ def verlet_demo_world(iterations: int = 10, columns: int = 8, rows: int = 5,
     """The seed article's demo in SI units: rows of 1 m boxes and a row of triangles released
     in a walled 16 m × 12 m screen. Returns the world and its bodies."""
     iterations = _check.positive_int(iterations, "iterations")
-    columns = _check.positive_int(columns, "columns", minimum=0)
-    rows = _check.positive_int(rows, "rows", minimum=0)
-    triangles = _check.positive_int(triangles, "triangles", minimum=0)
+    columns = _check.non_negative_int(columns, "columns")
+    rows = _check.non_negative_int(rows, "rows")
+    triangles = _check.non_negative_int(triangles, "triangles")
     if columns > 8 or rows > 5 or triangles > 6:
         raise ValueError("the screen holds at most 8 columns, 5 rows and 6 triangles")
     world = VerletWorld(gravity=(0.0, -10.0), iterations=iterations, bounds=(0.0, 0.0, 16.0, 12.0))

@@ -14,28 +14,15 @@ import math
 import numpy as np
 
 from physbook import _check
+from physbook._buffers import grown
+from physbook.constants import MINIMUM_EDGE_LENGTH
 from physbook.verlet.constraints import stretched_edges
 from physbook.verlet.factories import ShapeFactories
-from physbook.verlet.handles import (
-    MINIMUM_EDGE_LENGTH,
-    VerletBody,
-    VerletSnapshot,
-    _flag,
-)
+from physbook.verlet.handles import VerletBody, VerletSnapshot
 from physbook.verlet.interaction import Interaction
 from physbook.verlet.solver import step_world
 
 SOLVERS = ("verlet", "xpbd")
-
-
-def _grown(array: np.ndarray, needed: int, fill=0) -> np.ndarray:
-    """``array`` if it holds ``needed`` rows, else a copy with the capacity doubled."""
-    if needed <= len(array):
-        return array
-    capacity = max(needed, 2 * len(array))
-    bigger = np.full((capacity,) + array.shape[1:], fill, dtype=array.dtype)
-    bigger[: len(array)] = array
-    return bigger
 
 
 class VerletWorld(ShapeFactories, Interaction):
@@ -276,12 +263,12 @@ class VerletWorld(ShapeFactories, Interaction):
         n = len(points)
         first = self._particle_count
         needed = first + n
-        self._position = _grown(self._position, needed)
-        self._previous = _grown(self._previous, needed)
-        self._force = _grown(self._force, needed)
-        self._mass = _grown(self._mass, needed, 1.0)
-        self._inverse_mass = _grown(self._inverse_mass, needed)
-        self._pinned = _grown(self._pinned, needed, False)
+        self._position = grown(self._position, needed)
+        self._previous = grown(self._previous, needed)
+        self._force = grown(self._force, needed)
+        self._mass = grown(self._mass, needed, 1.0)
+        self._inverse_mass = grown(self._inverse_mass, needed)
+        self._pinned = grown(self._pinned, needed, False)
         rows = slice(first, needed)
         self._position[rows] = points
         self._previous[rows] = points  # at rest: no implicit velocity
@@ -299,13 +286,13 @@ class VerletWorld(ShapeFactories, Interaction):
         """
         position = _check.vector(position, "position")
         mass = _check.positive_scalar(mass, "mass")
-        pinned = _flag(pinned, "pinned")
+        pinned = _check.flag(pinned, "pinned")
         return int(self._append_particles(position[None, :], mass, pinned)[0])
 
     def pin(self, index: int, pinned: bool = True) -> None:
         """Pin (or free) particle ``index``. Pinning also stops it: x_prev ← x."""
         index = self._index(index, self._particle_count, "index")
-        pinned = _flag(pinned, "pinned")
+        pinned = _check.flag(pinned, "pinned")
         self._pinned[index] = pinned
         if pinned:
             self._previous[index] = self._position[index]
@@ -349,11 +336,11 @@ class VerletWorld(ShapeFactories, Interaction):
             )
         first = self._edge_count
         needed = first + len(ends)
-        self._edge_ends = _grown(self._edge_ends, needed)
-        self._rest_length = _grown(self._rest_length, needed)
-        self._boundary = _grown(self._boundary, needed, False)
-        self._tear_ratio = _grown(self._tear_ratio, needed, np.inf)
-        self._multipliers = _grown(self._multipliers, needed)
+        self._edge_ends = grown(self._edge_ends, needed)
+        self._rest_length = grown(self._rest_length, needed)
+        self._boundary = grown(self._boundary, needed, False)
+        self._tear_ratio = grown(self._tear_ratio, needed, np.inf)
+        self._multipliers = grown(self._multipliers, needed)
         rows = slice(first, needed)
         self._edge_ends[rows] = ends
         self._rest_length[rows] = lengths
@@ -383,7 +370,7 @@ class VerletWorld(ShapeFactories, Interaction):
         """
         i = self._index(i, self._particle_count, "i")
         j = self._index(j, self._particle_count, "j")
-        boundary = _flag(boundary, "boundary")
+        boundary = _check.flag(boundary, "boundary")
         tear_ratio = self._tear_ratio_value(tear_ratio)
         return int(self._append_edges(np.array([[i, j]]), boundary, tear_ratio)[0])
 
@@ -443,13 +430,13 @@ class VerletWorld(ShapeFactories, Interaction):
         b = self._body_count
         for name in ("_body_particle_start", "_body_particle_count", "_body_edge_start",
                      "_body_edge_count"):
-            setattr(self, name, _grown(getattr(self, name), b + 1))
-        self._body_mass = _grown(self._body_mass, b + 1, 1.0)
-        self._centers = _grown(self._centers, b + 1)
-        self._boxes = _grown(self._boxes, b + 1)
+            setattr(self, name, grown(getattr(self, name), b + 1))
+        self._body_mass = grown(self._body_mass, b + 1, 1.0)
+        self._centers = grown(self._centers, b + 1)
+        self._boxes = grown(self._boxes, b + 1)
         p_used, e_used = self._body_particles_used, self._body_edges_used
-        self._body_particles = _grown(self._body_particles, p_used + len(particles))
-        self._body_edges = _grown(self._body_edges, e_used + len(edges))
+        self._body_particles = grown(self._body_particles, p_used + len(particles))
+        self._body_edges = grown(self._body_edges, e_used + len(edges))
         self._body_particles[p_used : p_used + len(particles)] = particles
         self._body_edges[e_used : e_used + len(edges)] = edges
         self._body_particle_start[b] = p_used
@@ -501,7 +488,7 @@ class VerletWorld(ShapeFactories, Interaction):
 
     def record(self, steps: int, dt: float, every: int = 1) -> list[VerletSnapshot]:
         """Step ``steps`` times and return the start plus a snapshot every ``every`` steps."""
-        steps = _check.positive_int(steps, "steps", minimum=0)
+        steps = _check.non_negative_int(steps, "steps")
         every = _check.positive_int(every, "every")
         frames = [self.snapshot()]
         for k in range(1, steps + 1):

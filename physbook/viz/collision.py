@@ -15,11 +15,11 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Polygon as PolygonPatch
 
 from physbook import _check
-from physbook.gjk import EpaStep, GjkStep, minkowski_support, support_point
-from physbook.manifold import Manifold
-from physbook.sat import SatResult, clipping_steps, sat_axes, sat_query
-from physbook.shapes import Circle, Polygon
-from physbook.vec import Transform
+from physbook.collision.gjk import EpaStep, GjkStep, minkowski_support, support_point
+from physbook.collision.manifold import Manifold
+from physbook.collision.sat import SatResult, clipping_steps, sat_axes, sat_query
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.vecmath.vec import Transform
 from physbook.viz.vectors import draw_vector, plane
 
 #: Colours of shape A, shape B, and the contact (normal, points, depth).

@@ -26,7 +26,8 @@ class ContactSnapshot(NamedTuple):
 
 
 def contact_snapshot(contacts) -> ContactSnapshot:
-    """Copy the arrays of a :class:`physbook.contacts.Contacts` that drawing needs."""
+    """Copy the arrays of a :class:`~physbook.dynamics.contact_table.ContactTable` that
+    drawing needs."""
     return ContactSnapshot(contacts.point_counts.copy(), contacts.normals.copy(),
                            contacts.points.copy(), contacts.depths.copy(),
                            contacts.normal_impulses.copy(), contacts.tangent_impulses.copy())
@@ -47,10 +48,11 @@ def draw_contacts(ax: Axes, contacts, *, normals: bool = True, impulses: bool = 
                   markersize: float = 4.0) -> Axes:
     """Draw contact points (dots), their normals and optionally their impulses.
 
-    ``contacts`` is a :class:`physbook.contacts.Contacts` or a :class:`ContactSnapshot`.
-    Normals are drawn ``normal_length`` m long from each point, from shape A towards
-    shape B. With ``impulses`` each point also gets an arrow of the impulse it gave body B,
-    j·n + j_t·t with t = (−n_y, n_x), ``impulse_scale`` metres per N·s.
+    ``contacts`` is a :class:`~physbook.dynamics.contact_table.ContactTable` or a
+    :class:`ContactSnapshot`. Normals are drawn ``normal_length`` m long from each point,
+    from shape A towards shape B. With ``impulses`` each point also gets an arrow of the
+    impulse it gave body B, j·n + j_t·t with t = (−n_y, n_x), ``impulse_scale`` metres per
+    N·s.
     """
     points, point_normals, normal_impulses, tangent_impulses = _used_points(contacts)
     if len(points) == 0:

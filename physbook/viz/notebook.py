@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
 
 import matplotlib
+import numpy as np
 
 #: Oldest versions the book is tested with; older ones get an actionable message.
 MINIMUM_VERSIONS = {
@@ -279,8 +280,6 @@ def _show_nothing(*args, **kwargs) -> None:
 
 def _flatten_numbers(result) -> list[float]:
     """Every real number inside ``result``: nested dicts, lists, tuples and arrays."""
-    import numpy as np
-
     if result is None or isinstance(result, (str, bytes)):
         return []
     if isinstance(result, dict):

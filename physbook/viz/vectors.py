@@ -13,14 +13,14 @@ from matplotlib.axes import Axes
 from matplotlib.patches import FancyArrowPatch, Polygon
 
 from physbook import _check
-from physbook.vec import Line, Transform
+from physbook.vecmath.vec import Line, Transform
 
 #: The stages of one ``World.step(dt)``, in order, each with the chapters that build it and
 #: the colour group it is drawn in (motion, collision detection, contact solving, bookkeeping).
 PIPELINE_STAGES: tuple[tuple[str, str, str], ...] = (
     ("apply forces\ngravity, user forces", "ch 4", "motion"),
     ("integrate velocities\nv += dt·F/m", "ch 2, 4", "motion"),
-    ("broad phase\ncandidate pairs", "ch 11", "detection"),
+    ("broad phase\ncandidate pairs", "ch 9, 12", "detection"),
     ("narrow phase\ncontact manifolds", "ch 6, 7, 8", "detection"),
     ("solve contacts\nimpulses", "ch 9, 10", "solving"),
     ("integrate positions\nx += dt·v", "ch 2, 4", "motion"),

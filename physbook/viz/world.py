@@ -17,11 +17,14 @@ from matplotlib.patches import Circle as CirclePatch
 from matplotlib.patches import Polygon as PolygonPatch
 from matplotlib.patches import Rectangle
 
-from physbook.shapes import Circle, Polygon
-from physbook.vec import Transform
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.kinds import KINEMATIC, STATIC
+from physbook.recording import Frame, Recording
+from physbook.vecmath.vec import Transform
+from physbook.viz.impulses import draw_contacts
 from physbook.viz.notebook import FRAME_BUDGET, animate
 from physbook.viz.vectors import plane
-from physbook.world import KINEMATIC, STATIC, Frame, Recording, World
+from physbook.world import World
 
 #: Face colours of dynamic bodies, cycled by body id (grey and green are kept for the
 #: static and kinematic kinds).
@@ -119,15 +122,13 @@ def draw_world(ax: Axes, world: World, aabbs: bool = False, *, centers: bool = T
                 world.origins, world.angles, world.centers if centers else None,
                 aabbs=aabbs, alpha=alpha)
     if contacts or impulses:
-        from physbook.viz.impulses import draw_contacts
-
         draw_contacts(ax, world.contacts, impulses=impulses, impulse_scale=impulse_scale)
     return ax
 
 
 def draw_snapshot(ax: Axes, frame: Frame, aabbs: bool = False, *, centers: bool = True,
                   alpha: float = 0.6) -> Axes:
-    """Draw one :class:`~physbook.world.Frame` of a recording, titled with its time."""
+    """Draw one :class:`~physbook.recording.Frame` of a recording, titled with its time."""
     draw_bodies(ax, frame.shapes, frame.kinds, frame.body_ids, frame.origins, frame.angles,
                 frame.centers if centers else None, aabbs=aabbs, alpha=alpha)
     ax.set_title(f"t = {frame.time:.2f} s")
@@ -178,7 +179,7 @@ def recording_limits(recording: Recording, margin: float = 0.05) -> tuple[float,
 def play(recording: Recording, *, limits: Sequence[float] | None = None, aabbs: bool = False,
          fps: float = 30.0, max_frames: int = FRAME_BUDGET,
          figsize: tuple[float, float] = (5.0, 4.0)):
-    """Animate a :class:`~physbook.world.Recording` (from ``World.run``) as an HTML player.
+    """Animate a :class:`~physbook.recording.Recording` (from ``World.run``) as an HTML player.
 
     ``limits`` is ``(xmin, xmax, ymin, ymax)`` in metres; by default it holds every body
     in every frame. Long recordings are thinned to ``max_frames`` frames.

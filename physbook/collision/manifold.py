@@ -3,8 +3,9 @@
 Given two shapes in two poses, the narrow phase answers: do they touch, along which normal,
 how deep, and at which points. A :class:`Manifold` holds the answer for one pair and
 :class:`ContactArrays` for many. There is one implementation: :func:`collide_pairs` runs a
-compiled kernel over rows of a :class:`~physbook.shapes.ShapeTable`, and :func:`collide`
-packs its two shapes into a two-row table and calls the same kernel.
+compiled kernel over rows of a :class:`~physbook.geometry.shape_table.ShapeTable`, and
+:func:`collide` packs its two shapes into a two-row table and calls the same kernel. The
+world's contact table calls :func:`collide_rows`, the kernel's body, pair by pair.
 
 Conventions
 -----------
@@ -13,7 +14,7 @@ Conventions
 - ``depths`` are positive when the shapes overlap, zero when they just touch.
 - Each contact point lies midway between the two surfaces, so swapping A and B keeps the
   points and the depths and flips the normal.
-- Feature ids (see :func:`~physbook.sat.make_feature`) pack a feature number on A and one
+- Feature ids (see :mod:`~physbook.collision.features`) pack a feature number on A and one
   on B: polygon vertex ``i`` is ``2·i``, polygon edge ``i`` is ``2·i + 1``, a circle is
   ``0``. Polygon–polygon points pair a vertex of the reference edge with the neighbouring
   vertex of the incident edge; a circle against a polygon names the polygon's edge (the
@@ -29,17 +30,13 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.sat import FEATURE_SHIFT, check_shape_pair, make_feature, polygon_contact
-from physbook.shapes import CIRCLE, POLYGON, ShapeTable
-from physbook.vec import Transform
-
-#: Circle centres closer than this fraction of the radius sum count as coincident. Their
-#: direction is then only rounding noise, so the normal is the fixed :data:`COINCIDENT_NORMAL`.
-COINCIDENT_FRACTION = 1e-12
-
-#: The normal given to two circles whose centres coincide: any direction separates them by
-#: the same r_A + r_B, so the choice is arbitrary, but it is fixed so that results repeat.
-COINCIDENT_NORMAL = (1.0, 0.0)
+from physbook.collision.features import make_feature, swap_feature
+from physbook.collision.sat import check_shape_pair, polygon_contact
+from physbook.constants import COINCIDENT_FRACTION, COINCIDENT_NORMAL
+from physbook.geometry.shape_table import ShapeTable, body_poses
+from physbook.kinds import CIRCLE, POLYGON
+from physbook.vecmath.kernels import rotate, rotate_inverse
+from physbook.vecmath.vec import Transform
 
 # The dispatch table. ROUTE[kind_a, kind_b] names the pair routine; SWAPPED[kind_a, kind_b]
 # is 1 when that routine wants the shapes the other way round, in which case the kernel
@@ -78,12 +75,6 @@ class Manifold:
                 f"depths={np.round(self.depths, 6).tolist()}, features={self.features.tolist()})")
 
 
-def feature_parts(feature: int) -> tuple[int, int]:
-    """Split a feature id into its feature numbers on A and on B (inverse of make_feature)."""
-    feature = int(feature)
-    return feature >> FEATURE_SHIFT, feature & ((1 << FEATURE_SHIFT) - 1)
-
-
 class ContactArrays(NamedTuple):
     """Manifolds of P pairs as arrays, one row per pair (what :func:`collide_pairs` returns).
 
@@ -118,7 +109,7 @@ def circle_contact(ax, ay, radius_a, bx, by, radius_b, margin, normal, points, d
     """Two circles with centres a and b: n = (b − a)/|b − a|, depth = r_A + r_B − |b − a|.
 
     The point is midway between the surface points a + r_A·n and b − r_B·n.
-    Coincident centres get the fixed :data:`COINCIDENT_NORMAL`.
+    Coincident centres get the fixed :data:`~physbook.constants.COINCIDENT_NORMAL`.
     """
     dx, dy = bx - ax, by - ay
     distance = np.sqrt(dx * dx + dy * dy)
@@ -201,101 +192,106 @@ def _to_frame(vertices, normals, start, count, cos_rel, sin_rel, tx, ty, out_ver
               out_normals):
     """Rotate by the relative angle and move by t: p' = R·p + t, n' = R·n."""
     for k in range(count):
-        x, y = vertices[start + k, 0], vertices[start + k, 1]
-        out_vertices[k, 0] = cos_rel * x - sin_rel * y + tx
-        out_vertices[k, 1] = sin_rel * x + cos_rel * y + ty
-        x, y = normals[start + k, 0], normals[start + k, 1]
-        out_normals[k, 0] = cos_rel * x - sin_rel * y
-        out_normals[k, 1] = sin_rel * x + cos_rel * y
+        x, y = rotate(cos_rel, sin_rel, vertices[start + k, 0], vertices[start + k, 1])
+        out_vertices[k, 0] = x + tx
+        out_vertices[k, 1] = y + ty
+        out_normals[k, 0], out_normals[k, 1] = rotate(cos_rel, sin_rel, normals[start + k, 0],
+                                                      normals[start + k, 1])
 
 
 @njit
-def _collide_one(shape_a, shape_b, kind, body, radius, vertex_start, vertex_count, vertices,
-                 normals, origins, angles, margin, scratch_vertices, scratch_normals, normal,
-                 points, depths, features):
-    """Manifold of one pair of table rows, in world space; returns the point count."""
+def vertex_scratch(shapes):
+    """Room for the largest polygon of ``shapes`` in another frame: (vertices, normals)."""
+    largest = 1
+    for s in range(shapes.vertex_count.shape[0]):
+        largest = max(largest, shapes.vertex_count[s])
+    return np.empty((largest, 2)), np.empty((largest, 2))
+
+
+@njit
+def collide_rows(shape_a, shape_b, shapes, origins, angles, margin, scratch, normal, points,
+                 depths, features):
+    """Manifold of shape rows ``shape_a`` and ``shape_b``, in world space; the point count.
+
+    ``shapes`` is a :class:`~physbook.geometry.shape_table.ShapeArrays`, ``origins`` and
+    ``angles`` the body poses, ``scratch`` what :func:`vertex_scratch` returns. The answer is
+    written into ``normal`` (2,), ``points`` (2, 2), ``depths`` (2,) and ``features`` (2,).
+    """
+    kind = shapes.kind
     route = ROUTE[kind[shape_a], kind[shape_b]]
     swapped = SWAPPED[kind[shape_a], kind[shape_b]] == 1
     if swapped:
         shape_a, shape_b = shape_b, shape_a
-    body_a, body_b = body[shape_a], body[shape_b]
+    vertices, normals = shapes.vertices, shapes.normals
+    body_a, body_b = shapes.body[shape_a], shapes.body[shape_b]
     cos_a, sin_a = np.cos(angles[body_a]), np.sin(angles[body_a])
     cos_b, sin_b = np.cos(angles[body_b]), np.sin(angles[body_b])
     pax, pay = origins[body_a, 0], origins[body_a, 1]
-    start_a, start_b = vertex_start[shape_a], vertex_start[shape_b]
+    start_a, start_b = shapes.vertex_start[shape_a], shapes.vertex_start[shape_b]
 
     if route == CIRCLE_CIRCLE:
-        lx, ly = vertices[start_a, 0], vertices[start_a, 1]
-        ax, ay = cos_a * lx - sin_a * ly + pax, sin_a * lx + cos_a * ly + pay
-        lx, ly = vertices[start_b, 0], vertices[start_b, 1]
-        bx = cos_b * lx - sin_b * ly + origins[body_b, 0]
-        by = sin_b * lx + cos_b * ly + origins[body_b, 1]
-        count = circle_contact(ax, ay, radius[shape_a], bx, by, radius[shape_b], margin,
-                               normal, points, depths, features)
+        ax, ay = rotate(cos_a, sin_a, vertices[start_a, 0], vertices[start_a, 1])
+        bx, by = rotate(cos_b, sin_b, vertices[start_b, 0], vertices[start_b, 1])
+        count = circle_contact(ax + pax, ay + pay, shapes.radius[shape_a],
+                               bx + origins[body_b, 0], by + origins[body_b, 1],
+                               shapes.radius[shape_b], margin, normal, points, depths, features)
     else:
         # Work in A's frame, where A's vertices are as stored: B is placed by the relative
         # pose R = R_Aᵀ·R_B, t = R_Aᵀ·(p_B − p_A). Small local coordinates keep precision
         # when the bodies are far from the world origin.
         cos_rel = cos_a * cos_b + sin_a * sin_b
         sin_rel = cos_a * sin_b - sin_a * cos_b
-        dx, dy = origins[body_b, 0] - pax, origins[body_b, 1] - pay
-        tx, ty = cos_a * dx + sin_a * dy, -sin_a * dx + cos_a * dy
-        count_a, count_b = vertex_count[shape_a], vertex_count[shape_b]
+        tx, ty = rotate_inverse(cos_a, sin_a, origins[body_b, 0] - pax,
+                                origins[body_b, 1] - pay)
+        count_a, count_b = shapes.vertex_count[shape_a], shapes.vertex_count[shape_b]
         local_a = vertices[start_a:start_a + count_a]
         local_normals_a = normals[start_a:start_a + count_a]
         if route == POLYGON_CIRCLE:
-            lx, ly = vertices[start_b, 0], vertices[start_b, 1]
-            cx = cos_rel * lx - sin_rel * ly + tx
-            cy = sin_rel * lx + cos_rel * ly + ty
-            count = polygon_circle_contact(local_a, local_normals_a, cx, cy, radius[shape_b],
-                                           margin, normal, points, depths, features)
+            cx, cy = rotate(cos_rel, sin_rel, vertices[start_b, 0], vertices[start_b, 1])
+            count = polygon_circle_contact(local_a, local_normals_a, cx + tx, cy + ty,
+                                           shapes.radius[shape_b], margin, normal, points,
+                                           depths, features)
         else:
+            scratch_vertices, scratch_normals = scratch
             _to_frame(vertices, normals, start_b, count_b, cos_rel, sin_rel, tx, ty,
                       scratch_vertices, scratch_normals)
             count = polygon_contact(local_a, local_normals_a, scratch_vertices[:count_b],
                                     scratch_normals[:count_b], margin, normal, points,
                                     depths, features)
         # Back to world space: p = R_A·p' + p_A, n = R_A·n'.
-        x, y = normal[0], normal[1]
-        normal[0], normal[1] = cos_a * x - sin_a * y, sin_a * x + cos_a * y
+        normal[0], normal[1] = rotate(cos_a, sin_a, normal[0], normal[1])
         for k in range(count):
-            x, y = points[k, 0], points[k, 1]
-            points[k, 0] = cos_a * x - sin_a * y + pax
-            points[k, 1] = sin_a * x + cos_a * y + pay
+            x, y = rotate(cos_a, sin_a, points[k, 0], points[k, 1])
+            points[k, 0] = x + pax
+            points[k, 1] = y + pay
 
     if swapped and count > 0:
         normal[0], normal[1] = -normal[0], -normal[1]
-        low_bits = (np.int64(1) << FEATURE_SHIFT) - 1
         for k in range(count):
-            f = features[k]
-            features[k] = ((f & low_bits) << FEATURE_SHIFT) | (f >> FEATURE_SHIFT)
+            features[k] = swap_feature(features[k])
     return count
 
 
 @njit
-def _collide_pairs_kernel(pairs, kind, body, radius, vertex_start, vertex_count, vertices,
-                          normals, origins, angles, margin, point_counts, out_normals,
-                          out_points, out_depths, out_features):
-    """Fill the output rows for every pair (see :func:`collide_pairs`)."""
-    largest = 1
-    for s in range(vertex_count.shape[0]):
-        largest = max(largest, vertex_count[s])
-    # One scratch buffer for B's vertices in A's frame, reused by every pair.
-    scratch_vertices = np.empty((largest, 2))
-    scratch_normals = np.empty((largest, 2))
+def narrow_phase(pairs, shapes, origins, angles, margin, out):
+    """Fill ``out`` (a :class:`ContactArrays` of P rows) for every pair; see collide_pairs.
+
+    The unchecked kernel behind :func:`collide_pairs`: its input must already be valid.
+    """
+    scratch = vertex_scratch(shapes)
     for p in range(pairs.shape[0]):
-        point_counts[p] = _collide_one(
-            pairs[p, 0], pairs[p, 1], kind, body, radius, vertex_start, vertex_count,
-            vertices, normals, origins, angles, margin, scratch_vertices, scratch_normals,
-            out_normals[p], out_points[p], out_depths[p], out_features[p])
-        if point_counts[p] == 0:
-            out_normals[p, 0] = 0.0
-            out_normals[p, 1] = 0.0
-        for k in range(point_counts[p], 2):
-            out_points[p, k, 0] = 0.0
-            out_points[p, k, 1] = 0.0
-            out_depths[p, k] = 0.0
-            out_features[p, k] = 0
+        count = collide_rows(pairs[p, 0], pairs[p, 1], shapes, origins, angles, margin,
+                             scratch, out.normals[p], out.points[p], out.depths[p],
+                             out.features[p])
+        out.point_counts[p] = count
+        if count == 0:
+            out.normals[p, 0] = 0.0
+            out.normals[p, 1] = 0.0
+        for k in range(count, 2):
+            out.points[p, k, 0] = 0.0
+            out.points[p, k, 1] = 0.0
+            out.depths[p, k] = 0.0
+            out.features[p, k] = 0
 
 
 def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
@@ -307,7 +303,7 @@ def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
     pairs
         (P, 2) int rows of shape indices (shape A, shape B) into ``shapes``.
     shapes
-        The :class:`~physbook.shapes.ShapeTable`; ``shapes.body[s]`` is the body row of s.
+        The :class:`~physbook.geometry.shape_table.ShapeTable`.
     origins, angles
         (N, 2) body origins (m) and (N,) angles (rad), as ``world.origins, world.angles``.
     margin
@@ -320,8 +316,7 @@ def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
         One row per pair: point count (0, 1 or 2), unit normal from A to B, world points
         midway between the two surfaces, depths (positive when overlapping), feature ids.
     """
-    if not isinstance(shapes, ShapeTable):
-        raise TypeError(f"shapes must be a ShapeTable, got {type(shapes).__name__}")
+    _check.instance(shapes, "shapes", ShapeTable, "a ShapeTable")
     pairs = np.asarray(pairs)
     if pairs.size == 0:
         pairs = pairs.reshape(0, 2)
@@ -332,23 +327,14 @@ def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
     pairs = np.ascontiguousarray(pairs, dtype=np.int64)
     if pairs.size and (pairs.min() < 0 or pairs.max() >= shapes.count):
         raise ValueError(f"pairs must index shapes 0 .. {shapes.count - 1}")
-    origins = np.ascontiguousarray(_check.finite_array(origins, "origins"))
-    angles = np.ascontiguousarray(_check.finite_array(angles, "angles"))
-    if origins.ndim != 2 or origins.shape[1] != 2:
-        raise ValueError(f"origins must have shape (N, 2), got {origins.shape}")
-    if angles.shape != (len(origins),):
-        raise ValueError(f"angles must have shape ({len(origins)},), got {angles.shape}")
-    if shapes.count and shapes.body.max() >= len(origins):
-        raise ValueError("origins must have a row for every body that owns a shape")
+    origins, angles = body_poses(origins, angles, shapes)
     margin = _check.non_negative_scalar(margin, "margin")
 
     count = len(pairs)
     contacts = ContactArrays(np.zeros(count, np.int64), np.zeros((count, 2)),
                              np.zeros((count, 2, 2)), np.zeros((count, 2)),
                              np.zeros((count, 2), np.int64))
-    _collide_pairs_kernel(pairs, shapes.kind, shapes.body, shapes.radius, shapes.vertex_start,
-                          shapes.vertex_count, shapes.vertices, shapes.normals, origins, angles,
-                          margin, *contacts)
+    narrow_phase(pairs, shapes.arrays, origins, angles, margin, contacts)
     return contacts
 
 
@@ -359,10 +345,10 @@ def collide(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
             margin: float = 0.0) -> Manifold | None:
     """The contact manifold of two shapes in two poses, or None when they do not touch.
 
-    ``shape_a``/``shape_b`` are a :class:`~physbook.shapes.Circle` or
-    :class:`~physbook.shapes.Polygon` in body coordinates, ``xf_a``/``xf_b`` their
-    :class:`~physbook.vec.Transform`. Either order works; swapping A and B flips the normal.
-    This packs the two shapes into a two-row table and runs the kernel of
+    ``shape_a``/``shape_b`` are a :class:`~physbook.geometry.shapes.Circle` or
+    :class:`~physbook.geometry.shapes.Polygon` in body coordinates, ``xf_a``/``xf_b`` their
+    :class:`~physbook.vecmath.vec.Transform`. Either order works; swapping A and B flips the
+    normal. This packs the two shapes into a two-row table and runs the kernel of
     :func:`collide_pairs`, so both give the same answer bit for bit.
     """
     check_shape_pair(shape_a, xf_a, shape_b, xf_b)

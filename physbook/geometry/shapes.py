@@ -3,9 +3,7 @@
 Shapes are given in body coordinates (metres). A polygon is convex, counter-clockwise, and
 carries its outward unit edge normals: normal ``i`` belongs to the edge from vertex ``i`` to
 vertex ``i + 1``. Shapes are immutable, so a body can share one shape object many times.
-
-:class:`ShapeTable` packs many shapes into flat arrays (structure of arrays), the form the
-compiled narrow phase reads.
+:class:`Polygon` is the one place where an outline is judged convex, for both engines.
 """
 
 from __future__ import annotations
@@ -15,16 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from physbook import _check
-from physbook.vec import Transform
-
-#: Points closer than this fraction of a polygon's size count as the same point, and a
-#: vertex closer than this fraction to the line through its neighbours counts as collinear.
-#: Relative, so that millimetre and kilometre polygons are judged alike.
-WELD_TOLERANCE = 1e-9
-
-#: ``ShapeTable.kind`` codes.
-CIRCLE = 0
-POLYGON = 1
+from physbook.constants import WELD_TOLERANCE
+from physbook.vecmath.vec import Transform
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -167,7 +157,7 @@ class Polygon:
     area, with duplicate points, or not finite raises ``ValueError`` naming the rule.
     """
 
-    __slots__ = ("vertices", "normals", "radius")
+    __slots__ = ("vertices", "normals")
 
     def __init__(self, vertices):
         points = _check.finite_array(vertices, "vertices")
@@ -226,7 +216,6 @@ class Polygon:
         # Adding 0.0 turns −0.0 into 0.0, so that printed normals read cleanly.
         normals = np.column_stack([edges[:, 1], -edges[:, 0]]) / lengths[:, None] + 0.0
         self.normals = _frozen(normals)
-        self.radius = 0.0
 
     @staticmethod
     def _drop_collinear(points: np.ndarray, weld: float) -> np.ndarray:
@@ -270,7 +259,7 @@ class Polygon:
     @classmethod
     def regular(cls, n: int, radius: float) -> Polygon:
         """A regular n-gon of circumradius ``radius``; vertex 0 at (radius, 0), then CCW."""
-        n = _check.positive_int(n, "n", minimum=3)
+        n = _check.integer(n, "n", 3)
         radius = _check.positive_scalar(radius, "radius")
         angles = 2.0 * np.pi * np.arange(n) / n
         return cls(radius * np.column_stack([np.cos(angles), np.sin(angles)]))
@@ -317,108 +306,3 @@ class Polygon:
 
 
 Shape = Circle | Polygon
-
-
-class ShapeTable:
-    """Many shapes packed into flat arrays for compiled loops (structure of arrays).
-
-    Row ``s`` describes shape ``s``: ``kind[s]`` (:data:`CIRCLE` or :data:`POLYGON`),
-    ``body[s]`` (the owning body's row), ``radius[s]`` (circle radius, 0 for polygons), and
-    ``vertex_count[s]`` rows of ``vertices``/``normals`` starting at ``vertex_start[s]``, in
-    body coordinates. A circle stores its centre as its one vertex (normal unused, zero).
-    The arrays returned by the properties are views of the rows in use.
-    """
-
-    def __init__(self, capacity: int = 16):
-        self.count = 0
-        self.vertex_total = 0
-        #: Counts :meth:`rebuild` calls: rows keep their meaning while it stays the same.
-        self.generation = 0
-        self.shapes: list[Shape] = []
-        self._kind = np.zeros(capacity, np.int64)
-        self._body = np.zeros(capacity, np.int64)
-        self._radius = np.zeros(capacity)
-        self._vertex_start = np.zeros(capacity, np.int64)
-        self._vertex_count = np.zeros(capacity, np.int64)
-        self._vertices = np.zeros((4 * capacity, 2))
-        self._normals = np.zeros((4 * capacity, 2))
-
-    kind = property(lambda self: self._kind[: self.count])
-    body = property(lambda self: self._body[: self.count])
-    radius = property(lambda self: self._radius[: self.count])
-    vertex_start = property(lambda self: self._vertex_start[: self.count])
-    vertex_count = property(lambda self: self._vertex_count[: self.count])
-    vertices = property(lambda self: self._vertices[: self.vertex_total])
-    normals = property(lambda self: self._normals[: self.vertex_total])
-
-    @staticmethod
-    def _grown(array: np.ndarray, needed: int) -> np.ndarray:
-        if needed <= len(array):
-            return array
-        capacity = len(array)
-        while capacity < needed:
-            capacity *= 2  # doubling keeps appends amortised O(1)
-        grown = np.zeros((capacity,) + array.shape[1:], array.dtype)
-        grown[: len(array)] = array
-        return grown
-
-    def append(self, shape: Shape, body: int) -> int:
-        """Add ``shape`` owned by body row ``body``; return the new shape's row."""
-        if isinstance(shape, Circle):
-            kind, radius = CIRCLE, shape.radius
-            vertices, normals = shape.center[None, :], np.zeros((1, 2))
-        elif isinstance(shape, Polygon):
-            kind, radius = POLYGON, 0.0
-            vertices, normals = shape.vertices, shape.normals
-        else:
-            raise TypeError(f"shape must be a Circle or a Polygon, got {type(shape).__name__}")
-        row, start = self.count, self.vertex_total
-        for name in ("_kind", "_body", "_radius", "_vertex_start", "_vertex_count"):
-            setattr(self, name, self._grown(getattr(self, name), row + 1))
-        self._vertices = self._grown(self._vertices, start + len(vertices))
-        self._normals = self._grown(self._normals, start + len(vertices))
-        self._kind[row], self._body[row], self._radius[row] = kind, body, radius
-        self._vertex_start[row], self._vertex_count[row] = start, len(vertices)
-        self._vertices[start : start + len(vertices)] = vertices
-        self._normals[start : start + len(vertices)] = normals
-        self.shapes.append(shape)
-        self.count += 1
-        self.vertex_total += len(vertices)
-        return row
-
-    def rebuild(self, keep, body_map) -> None:
-        """Keep the shapes where ``keep[s]`` is true, renumbering bodies through ``body_map``.
-
-        ``keep`` is a boolean array of one entry per shape and ``body_map[old_row]`` is a
-        body's new row. Kept shapes keep their order; their vertices are packed again
-        without gaps. The work is a few array gathers, not a loop over shapes.
-        """
-        keep = np.asarray(keep, dtype=bool)
-        if keep.shape != (self.count,):
-            raise ValueError(f"keep must have one entry per shape ({self.count}), got {keep.shape}")
-        body_map = np.asarray(body_map, dtype=np.int64)
-        rows = np.flatnonzero(keep)
-        counts = self.vertex_count[rows]
-        old_starts = self.vertex_start[rows]
-        new_starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-        total = int(counts.sum())
-        # Vertex k of kept shape j moves from old_starts[j] + k to new_starts[j] + k.
-        sources = np.repeat(old_starts - new_starts, counts) + np.arange(total)
-        bodies = body_map[self.body[rows]]
-        kinds, radii = self.kind[rows], self.radius[rows]
-        vertices, normals = self.vertices[sources], self.normals[sources]
-        shapes = [self.shapes[row] for row in rows.tolist()]
-
-        generation = self.generation
-        self.__init__(max(16, len(rows)))
-        self.generation = generation + 1
-        self._vertices = self._grown(self._vertices, total)
-        self._normals = self._grown(self._normals, total)
-        self.count, self.vertex_total, self.shapes = len(rows), total, shapes
-        self._kind[: self.count] = kinds
-        self._body[: self.count] = bodies
-        self._radius[: self.count] = radii
-        self._vertex_start[: self.count] = new_starts
-        self._vertex_count[: self.count] = counts
-        self._vertices[:total] = vertices
-        self._normals[:total] = normals

@@ -104,3 +104,41 @@ def mix_friction(a, b):
     a = _coefficients(a, "a")
     b = _coefficients(b, "b")
     return _scalar_or_array(np.sqrt(a * b))
+
+
+class MaterialTable:
+    """The distinct materials of a world, and the mixed values of every pair of them.
+
+    A scene has few distinct materials, so each pair is mixed once, when a material first
+    appears, with :func:`mix_restitution` and :func:`mix_friction`; every step then only
+    looks a contact's values up: ``restitution[i, j]`` and ``friction[i, j]`` for the
+    materials at rows ``i`` and ``j``.
+    """
+
+    def __init__(self):
+        self._materials: list[Material] = []
+        self._rows: dict[Material, int] = {}
+        self.restitution = np.zeros((0, 0))
+        self.friction = np.zeros((0, 0))
+
+    def __len__(self) -> int:
+        return len(self._materials)
+
+    def __getitem__(self, row: int) -> Material:
+        return self._materials[row]
+
+    def row(self, material: Material) -> int:
+        """The row of ``material``, added (and mixed with every other) if it is new."""
+        _check.instance(material, "material", Material, "a Material")
+        row = self._rows.get(material)
+        if row is None:
+            row = self._rows[material] = len(self._materials)
+            self._materials.append(material)
+            restitutions = np.array([m.restitution for m in self._materials])
+            frictions = np.array([m.friction for m in self._materials])
+            first, second = np.meshgrid(np.arange(row + 1), np.arange(row + 1), indexing="ij")
+            self.restitution = np.asarray(
+                mix_restitution(restitutions[first], restitutions[second]), dtype=np.float64)
+            self.friction = np.asarray(
+                mix_friction(frictions[first], frictions[second]), dtype=np.float64)
+        return row

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from physbook import _check
-
-#: Below this length a vector is treated as zero by :func:`normalize` (metres).
-ZERO_LENGTH = 1e-12
+from physbook.constants import ZERO_LENGTH
 
 
 def _pair(a, b, names: tuple[str, str] = ("a", "b")) -> tuple[np.ndarray, np.ndarray]:
@@ -96,8 +94,8 @@ def normalize(v, fallback=None) -> np.ndarray:
 
     A zero vector has no direction. By default it raises ``ValueError``; pass ``fallback``
     (a (2,) vector) to get that vector instead for every row shorter than
-    :data:`ZERO_LENGTH`. This makes the caller decide, as every engine must, what direction
-    coincident points get.
+    :data:`~physbook.constants.ZERO_LENGTH`. This makes the caller decide, as every engine
+    must, what direction coincident points get.
     """
     v = _check.points(v, "v")
     if fallback is not None:

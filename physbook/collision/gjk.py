@@ -13,7 +13,8 @@ and B overlap, and its point nearest the origin is as far from it as A is from B
 A circle is handled as its centre plus a radius: GJK and EPA run on the centre (a point,
 so they finish exactly) and the radius is added at the end, so curved circles cost nothing
 and lose nothing. Any other object with a ``support(direction)`` method (local frame) works
-too, such as an ellipse; a curved shape is then approximated to the tolerances below.
+too, such as an ellipse; a curved shape is then approximated to the tolerances of
+:mod:`physbook.constants`.
 """
 
 from __future__ import annotations
@@ -24,35 +25,17 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook.manifold import COINCIDENT_NORMAL
-from physbook.shapes import Circle, Polygon
-from physbook.vec import Transform
-
-#: GJK on two polygons adds a new support point per iteration and never repeats one, so it
-#: ends within a few more than n_A + n_B iterations. Curved shapes only converge, and slower
-#: near flat spots; 64 iterations reach the tolerance below in every case the book meets,
-#: and the cap keeps a pathological shape from looping for ever.
-GJK_MAX_ITERATIONS = 64
-
-#: GJK stops when a new support point w brings the simplex no closer:
-#: |v|² − v·w ≤ tolerance·|v|², i.e. the distance is known to this relative precision
-#: (near double-precision rounding, so polygons stop only on a repeated vertex).
-GJK_RELATIVE_TOLERANCE = 1e-12
-
-#: A closest point of A ⊖ B nearer the origin than this fraction of the simplex's size is
-#: the origin up to rounding: the shapes touch.
-GJK_CONTACT_FRACTION = 1e-12
-
-#: EPA adds one support point per iteration; for polygons it ends once the closest edge lies
-#: on A ⊖ B (at most n_A + n_B new points). For curved shapes each new point halves the
-#: angular gap near the closest feature, so the depth error shrinks about fourfold per
-#: iteration; 128 is far beyond what double precision can use.
-EPA_MAX_ITERATIONS = 128
-
-#: EPA stops when the support point along the closest edge's normal lies no farther out
-#: than this fraction of the polytope's size: the edge is on the boundary of A ⊖ B.
-EPA_RELATIVE_TOLERANCE = 1e-12
-
+from physbook.constants import (
+    COINCIDENT_NORMAL,
+    EPA_MAX_ITERATIONS,
+    EPA_RELATIVE_TOLERANCE,
+    GJK_CONTACT_FRACTION,
+    GJK_MAX_ITERATIONS,
+    GJK_RELATIVE_TOLERANCE,
+)
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.vecmath.kernels import cross
+from physbook.vecmath.vec import Transform
 
 # ----------------------------------------------------------------------------------------
 # Support functions
@@ -86,7 +69,7 @@ def minkowski_support(shape_a, xf_a: Transform, shape_b, xf_b: Transform,
     return support_point(shape_a, xf_a, direction) - support_point(shape_b, xf_b, -direction)
 
 
-class _Core:
+class Core:
     """A shape in world space as a core and a radius: a circle is its centre plus radius."""
 
     def __init__(self, shape, transform: Transform):
@@ -149,7 +132,8 @@ class _Vertex(NamedTuple):
 
 
 def _cross(u, v) -> float:
-    return float(u[0] * v[1] - u[1] * v[0])
+    """u × v of two (2,) arrays, as a Python float."""
+    return float(cross(u[0], u[1], v[0], v[1]))
 
 
 def _solve_segment(v1: _Vertex, v2: _Vertex):
@@ -224,8 +208,14 @@ def _search_direction(vertices: list[_Vertex], closest: np.ndarray) -> np.ndarra
     return -closest
 
 
-def _gjk(core_a: _Core, core_b: _Core, keep_trace: bool):
-    """GJK on the cores: returns (solution, core distance, iterations, trace)."""
+def gjk(core_a: Core, core_b: Core, keep_trace: bool = False):
+    """GJK on two cores (see :class:`Core`), the loop :func:`distance` runs.
+
+    Returns ``(solution, core_distance, iterations, trace)``: ``solution`` is the final
+    simplex as (vertices, barycentric weights) of its point nearest the origin, the core
+    distance is 0 when the cores touch or overlap, and ``trace`` the :class:`GjkStep` list
+    (None unless ``keep_trace``).
+    """
     direction = np.array([1.0, 0.0])
     a, key_a = core_a.support(direction)
     b, key_b = core_b.support(-direction)
@@ -265,12 +255,12 @@ def _gjk(core_a: _Core, core_b: _Core, keep_trace: bool):
         vertices = vertices + [new]
 
 
-def _cores(shape_a, xf_a, shape_b, xf_b) -> tuple[_Core, _Core]:
+def _cores(shape_a, xf_a, shape_b, xf_b) -> tuple[Core, Core]:
     _check_shape(shape_a, "shape_a")
     _check_shape(shape_b, "shape_b")
     _check.instance(xf_a, "xf_a", Transform, "a Transform")
     _check.instance(xf_b, "xf_b", Transform, "a Transform")
-    return _Core(shape_a, xf_a), _Core(shape_b, xf_b)
+    return Core(shape_a, xf_a), Core(shape_b, xf_b)
 
 
 def distance(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
@@ -283,7 +273,7 @@ def distance(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     iteration's simplex for drawing.
     """
     core_a, core_b = _cores(shape_a, xf_a, shape_b, xf_b)
-    solution, core_distance, iterations, steps = _gjk(core_a, core_b, trace)
+    solution, core_distance, iterations, steps = gjk(core_a, core_b, trace)
     point_a = _combine(solution, "a")
     point_b = _combine(solution, "b")
     simplex = np.array([vertex.w for vertex in solution[0]])
@@ -337,7 +327,7 @@ class PenetrationResult:
     trace: list[EpaStep] | None = None
 
 
-def _core_support(core_a: _Core, core_b: _Core, direction: np.ndarray) -> np.ndarray:
+def _core_support(core_a: Core, core_b: Core, direction: np.ndarray) -> np.ndarray:
     return core_a.support(direction)[0] - core_b.support(-direction)[0]
 
 
@@ -359,7 +349,7 @@ def _closest_edge(polytope: list[np.ndarray]) -> tuple[int, float, np.ndarray]:
     return best
 
 
-def _start_polytope(core_a: _Core, core_b: _Core, simplex: np.ndarray) -> list[np.ndarray]:
+def _start_polytope(core_a: Core, core_b: Core, simplex: np.ndarray) -> list[np.ndarray]:
     """A counter-clockwise polygon of A ⊖ B points around the origin, from GJK's simplex.
 
     GJK may stop on a point or a segment when the origin lies on it (touching shapes);
@@ -393,7 +383,13 @@ def _start_polytope(core_a: _Core, core_b: _Core, simplex: np.ndarray) -> list[n
     return points
 
 
-def _epa(core_a: _Core, core_b: _Core, simplex: np.ndarray, keep_trace: bool):
+def epa(core_a: Core, core_b: Core, simplex: np.ndarray, keep_trace: bool = False):
+    """EPA on two overlapping cores from GJK's final ``simplex``, the loop of :func:`penetration`.
+
+    Returns ``(depth, normal, iterations, polytope, trace)``: the depth (m, cores only) and
+    unit normal of the closest edge of the final polytope, and the :class:`EpaStep` list
+    (None unless ``keep_trace``).
+    """
     polytope = _start_polytope(core_a, core_b, simplex)
     steps = [] if keep_trace else None
     iterations = 0
@@ -424,7 +420,7 @@ def penetration(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     boundary: that edge's distance plus r_A + r_B is the depth and its normal the normal.
     """
     core_a, core_b = _cores(shape_a, xf_a, shape_b, xf_b)
-    solution, core_distance, _, _ = _gjk(core_a, core_b, False)
+    solution, core_distance, _, _ = gjk(core_a, core_b, False)
     reach = core_a.radius + core_b.radius
     if core_distance > reach:
         return None
@@ -434,6 +430,6 @@ def penetration(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
         return PenetrationResult(float(reach - core_distance), normal, 0, simplex,
                                  [] if trace else None)
     simplex = np.array([vertex.w for vertex in solution[0]])
-    depth, normal, iterations, polytope, steps = _epa(core_a, core_b, simplex, trace)
+    depth, normal, iterations, polytope, steps = epa(core_a, core_b, simplex, trace)
     return PenetrationResult(float(depth + reach), normal, iterations, np.array(polytope),
                              steps)

@@ -10,7 +10,7 @@ points.
 The compiled pieces (:func:`max_separation`, :func:`incident_edge`,
 :func:`clip_incident_edge`, :func:`polygon_contact`) work on plain (n, 2) arrays of
 vertices and unit normals that are already in one common frame; the narrow phase in
-:mod:`physbook.manifold` puts both polygons in the frame of shape A and calls them.
+:mod:`physbook.collision.manifold` puts both polygons in the frame of shape A and calls them.
 :func:`sat_axes` and :func:`sat_query` are the same theorem written for the book: every axis
 with both projection intervals, so a chapter can draw them.
 """
@@ -23,30 +23,10 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.shapes import Circle, Polygon
-from physbook.vec import Transform
-
-#: The reference face stays on polygon A unless B's best axis separates more by this
-#: fraction of the smaller polygon's size. Nearly equal axes would otherwise swap from step
-#: to step on rounding noise alone, and the contact points and their feature ids with them,
-#: which spoils warm starting. The price: the chosen axis may penetrate up to this much more
-#: than the least one (a millimetre on a one-metre box).
-FACE_SWITCH_TOLERANCE = 1e-3
-
-#: Bits that :func:`make_feature` shifts the feature number of shape A by.
-FEATURE_SHIFT = 32
-
-
-@njit
-def make_feature(feature_a, feature_b):
-    """Pack one contact point's feature numbers on shapes A and B into one int64 id.
-
-    A feature number names a piece of one shape: vertex ``i`` of a polygon is ``2·i``, its
-    edge ``i`` (from vertex i to i + 1) is ``2·i + 1``, and a circle is ``0``. The id is
-    ``feature_a · 2**32 + feature_b``. It stays the same while the same two pieces touch,
-    so a solver can match this step's contacts with last step's and warm start them.
-    """
-    return (np.int64(feature_a) << FEATURE_SHIFT) | np.int64(feature_b)
+from physbook.collision.features import make_feature
+from physbook.constants import FACE_SWITCH_TOLERANCE
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.vecmath.vec import Transform
 
 
 @njit
@@ -149,7 +129,8 @@ def _size(vertices):
 @njit
 def reference_is_b(separation_a, separation_b, size_a, size_b):
     """True when polygon B should give the reference face: its best axis separates more
-    than A's by :data:`FACE_SWITCH_TOLERANCE` of the smaller size (A is preferred)."""
+    than A's by :data:`~physbook.constants.FACE_SWITCH_TOLERANCE` of the smaller size (A is
+    preferred)."""
     return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(size_a, size_b)
 
 
@@ -187,7 +168,8 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
         lies midway between the incident face and the reference face, and its depth is
         how far the incident point is behind the reference face. Feature ids pair the
         reference edge's vertex with the incident edge's vertex next to it (see
-        :func:`make_feature`), so a point keeps its id whether or not it was clipped.
+        :mod:`~physbook.collision.features`), so a point keeps its id whether or not it was
+        clipped.
     """
     separation_a, edge_a = max_separation(vertices_a, normals_a, vertices_b)
     if separation_a > margin:

@@ -27,10 +27,7 @@ import math
 import numpy as np
 
 from physbook import _check
-
-#: Relative tolerance of a full step: an accumulator within ``dt·STEP_TOLERANCE`` of a
-#: whole step takes it. Far above float rounding (~1e-16), far below any real clock jitter.
-STEP_TOLERANCE = 1e-9
+from physbook.constants import STEP_TOLERANCE
 
 #: The largest alpha, just below 1, so that ``alpha`` stays in [0, 1).
 _ALPHA_MAX = math.nextafter(1.0, 0.0)

@@ -1,13 +1,14 @@
 """Chapter 6: manifolds for axis-aligned boxes, the first collisions of the book.
 
-An :class:`~physbook.shapes.AABB` cannot turn, which makes its tests short enough to read
-in one go. They are written plainly in numpy; the engine's compiled narrow phase
-(:func:`physbook.manifold.collide`) treats a box as a :class:`~physbook.shapes.Polygon` and
-gives the same manifold: the same normal, depths, contact points (midway between the two
-surfaces) and feature ids, numbering a box as ``Polygon.box`` does. Corners 0..3 are
+An :class:`~physbook.geometry.shapes.AABB` cannot turn, which makes its tests short enough
+to read in one go. They are written plainly in numpy; the engine's compiled narrow phase
+(:func:`physbook.collision.manifold.collide`) treats a box as a
+:class:`~physbook.geometry.shapes.Polygon` and gives the same manifold: the same normal,
+depths, contact points (midway between the two surfaces) and feature ids, numbering a box
+as ``Polygon.box`` does. Corners 0..3 are
 lower-left, lower-right, upper-right, upper-left; edges 0..3 are bottom, right, top, left.
 
-A circle here is a :class:`~physbook.shapes.Circle` whose ``center`` is read as its world
+A circle here is a :class:`~physbook.geometry.shapes.Circle` whose ``center`` is read as its world
 position.
 """
 
@@ -16,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from physbook import _check
-from physbook.manifold import Manifold, feature_parts
-from physbook.sat import make_feature
-from physbook.shapes import AABB, Circle
+from physbook.collision.features import make_feature, swap_feature
+from physbook.collision.manifold import Manifold
+from physbook.geometry.shapes import AABB, Circle
 
 #: Outward normals of a box's edges 0..3: bottom, right, top, left.
 EDGE_NORMALS = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
@@ -124,6 +125,5 @@ def circle_vs_aabb(circle: Circle, box: AABB) -> Manifold | None:
     if manifold is None:
         return None
     # Swap A and B: the normal turns round, the feature numbers trade places.
-    swapped = np.array([make_feature(*feature_parts(f)[::-1]) for f in manifold.features],
-                       np.int64)
+    swapped = np.array([swap_feature(f) for f in manifold.features], np.int64)
     return Manifold(-manifold.normal, manifold.points, manifold.depths, swapped)

@@ -1,0 +1,52 @@
+"""Arrays that grow by doubling: the storage behind every table of the engine.
+
+A table (bodies, shapes, contacts, Verlet particles) allocates more rows than it uses and
+doubles its capacity when it fills up, so a long run of appends costs amortised O(1) per row
+and a step in steady state allocates nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def grown(array: np.ndarray, rows: int, fill=0) -> np.ndarray:
+    """``array`` itself if it has at least ``rows`` rows, else a larger copy.
+
+    The copy has ``max(rows, 2·len(array))`` rows; the old rows are copied over and the new
+    ones set to ``fill``.
+    """
+    if rows <= len(array):
+        return array
+    capacity = max(rows, 2 * len(array))
+    bigger = np.full((capacity,) + array.shape[1:], fill, dtype=array.dtype)
+    bigger[: len(array)] = array
+    return bigger
+
+
+class ColumnView:
+    """A property that shows one column of a table's rows in use, as a numpy view.
+
+    Declared in a class body as ``velocities = ColumnView("(N, 2) velocities (m/s).")``, it
+    reads the field of the same name from ``instance.arrays`` (a NamedTuple of columns).
+    Columns that are derived from others (a mass from a shape, an origin from a centre) are
+    shown read-only, so that they cannot drift out of step with what they are derived from.
+    """
+
+    def __init__(self, doc: str, *, writable: bool = False):
+        self.__doc__ = doc
+        self.writable = writable
+        self.name = ""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        column = getattr(instance.arrays, self.name)
+        if self.writable:
+            return column
+        view = column.view()
+        view.flags.writeable = False
+        return view

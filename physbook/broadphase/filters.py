@@ -1,0 +1,46 @@
+"""Which shapes may collide at all, whatever their boxes: the filter of the broad phase.
+
+Two shapes ``a`` and ``b`` may collide only if
+
+- they belong to different bodies (a body's own shapes never collide);
+- their bodies' ``layers`` bitmasks share a bit (``layers_a & layers_b != 0``);
+- at least one of the bodies is dynamic: static and kinematic bodies do not push each other.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook._jit import njit
+from physbook.kinds import DYNAMIC
+
+
+class ShapeFilters(NamedTuple):
+    """Per shape: ``body`` (S,) int64 owning body row, ``layers`` (S,) int64 the body's
+    collision bitmask, ``dynamic`` (S,) bool whether the body is dynamic."""
+
+    body: np.ndarray
+    layers: np.ndarray
+    dynamic: np.ndarray
+
+
+@njit
+def may_collide(filters, a, b):
+    """The filter rule for shapes ``a`` and ``b`` (see the module docstring)."""
+    if filters.body[a] == filters.body[b]:
+        return False
+    if (filters.layers[a] & filters.layers[b]) == 0:
+        return False
+    return filters.dynamic[a] or filters.dynamic[b]
+
+
+@njit
+def shape_filters(shape_body, body_layers, body_kinds, out):
+    """Fill ``out`` (a :class:`ShapeFilters` of S rows) from each shape's body row."""
+    for s in range(shape_body.shape[0]):
+        b = shape_body[s]
+        out.body[s] = b
+        out.layers[s] = body_layers[b]
+        out.dynamic[s] = body_kinds[b] == DYNAMIC

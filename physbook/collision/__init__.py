@@ -1,0 +1,16 @@
+"""Layer 3, collision detection (chapters 6–8; chapter 13 adds time of impact).
+
+- :mod:`~physbook.collision.features`: feature ids that name a contact point over steps;
+- :mod:`~physbook.collision.aabb_contacts`: manifolds of axis-aligned boxes and circles,
+  written plainly (chapter 6);
+- :mod:`~physbook.collision.sat`: the separating axis theorem and clipping (chapter 7);
+- :mod:`~physbook.collision.manifold`: the narrow phase, one compiled kernel for every pair
+  of shapes (chapters 6–7);
+- :mod:`~physbook.collision.gjk`: support functions, GJK distance and EPA depth (chapter 8).
+
+Imports layers 0–2 only.
+"""
+
+from physbook.collision import aabb_contacts, features, gjk, manifold, sat
+
+__all__ = ["aabb_contacts", "features", "gjk", "manifold", "sat"]

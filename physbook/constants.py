@@ -1,0 +1,111 @@
+"""Every tolerance and default of the engine, documented once.
+
+Lengths are in metres, speeds in m/s. A *relative* tolerance is multiplied by a size of
+the objects it judges (a polygon's extent, a simplex's radius), so that millimetre and
+kilometre scenes are judged alike; an *absolute* one is a length in metres, chosen for
+game scenes whose bodies are about 0.1 m to 10 m across.
+"""
+
+from __future__ import annotations
+
+# --- vectors (chapter 1) ----------------------------------------------------------------
+
+#: Below this length (m) a vector has no direction: ``normalize`` refuses it, ``Line``
+#: refuses it as a normal.
+ZERO_LENGTH = 1e-12
+
+# --- time (chapter 3) -------------------------------------------------------------------
+
+#: Relative tolerance of a full step: an accumulator within ``dt·STEP_TOLERANCE`` of a
+#: whole step takes it. Far above float rounding (~1e-16), far below any real clock jitter.
+STEP_TOLERANCE = 1e-9
+
+# --- shapes (chapter 4) -----------------------------------------------------------------
+
+#: Points closer than this fraction of a polygon's size count as the same point, and a
+#: vertex closer than this fraction to the line through its neighbours counts as collinear.
+WELD_TOLERANCE = 1e-9
+
+# --- contact manifolds (chapters 6–7) ---------------------------------------------------
+
+#: Circle centres closer than this fraction of the radius sum count as coincident. Their
+#: direction is then only rounding noise, so the normal is the fixed ``COINCIDENT_NORMAL``.
+COINCIDENT_FRACTION = 1e-12
+
+#: The normal given to two circles whose centres coincide (and to EPA on two coincident
+#: points): any direction separates them by the same r_A + r_B, so the choice is arbitrary,
+#: but it is fixed so that results repeat.
+COINCIDENT_NORMAL = (1.0, 0.0)
+
+#: The reference face stays on polygon A unless B's best axis separates more by this
+#: fraction of the smaller polygon's size. Nearly equal axes would otherwise swap from step
+#: to step on rounding noise alone, and the contact points and their feature ids with them,
+#: which spoils warm starting. The price: the chosen axis may penetrate up to this much more
+#: than the least one (a millimetre on a one-metre box).
+FACE_SWITCH_TOLERANCE = 1e-3
+
+#: Bits that a contact's feature id shifts the feature number of shape A by.
+FEATURE_SHIFT = 32
+
+# --- GJK and EPA (chapter 8) ------------------------------------------------------------
+
+#: GJK on two polygons adds a new support point per iteration and never repeats one, so it
+#: ends within a few more than n_A + n_B iterations. Curved shapes only converge, and slower
+#: near flat spots; 64 iterations reach the tolerance below in every case the book meets,
+#: and the cap keeps a pathological shape from looping for ever.
+GJK_MAX_ITERATIONS = 64
+
+#: GJK stops when a new support point w brings the simplex no closer:
+#: |v|² − v·w ≤ tolerance·|v|², i.e. the distance is known to this relative precision
+#: (near double-precision rounding, so polygons stop only on a repeated vertex).
+GJK_RELATIVE_TOLERANCE = 1e-12
+
+#: A closest point of A ⊖ B nearer the origin than this fraction of the simplex's size is
+#: the origin up to rounding: the shapes touch.
+GJK_CONTACT_FRACTION = 1e-12
+
+#: EPA adds one support point per iteration; for polygons it ends once the closest edge lies
+#: on A ⊖ B (at most n_A + n_B new points). For curved shapes each new point halves the
+#: angular gap near the closest feature, so the depth error shrinks about fourfold per
+#: iteration; 128 is far beyond what double precision can use.
+EPA_MAX_ITERATIONS = 128
+
+#: EPA stops when the support point along the closest edge's normal lies no farther out
+#: than this fraction of the polytope's size: the edge is on the boundary of A ⊖ B.
+EPA_RELATIVE_TOLERANCE = 1e-12
+
+# --- broad phase (chapter 9) ------------------------------------------------------------
+
+#: Rows of the N² overlap matrix the naive broad phase tests at once (bounds its memory:
+#: 512 rows × N columns of booleans).
+NAIVE_BLOCK_ROWS = 512
+
+# --- the world and its contact solver (chapters 4 and 9) --------------------------------
+
+#: Gravity of a new world and of every standard scene (m/s²).
+DEFAULT_GRAVITY = (0.0, -10.0)
+
+#: Passes over all contact points per step of the impulse solver.
+SOLVER_ITERATIONS = 10
+
+#: Penetration (m) left uncorrected, so that resting bodies do not jitter between touching
+#: and not touching (Box2D's ``b2_linearSlop`` is 0.005 m).
+LINEAR_SLOP = 0.01
+
+#: Fraction of the penetration beyond the slop removed per step by positional correction.
+CORRECTION_FRACTION = 0.4
+
+#: Approach speed (m/s) below which a contact does not bounce (Box2D's default is 1 m/s).
+RESTITUTION_THRESHOLD = 1.0
+
+# --- the Verlet engine (chapter 5) ------------------------------------------------------
+
+#: Edges shorter than this (m) are not projected and give no collision axis: their
+#: direction is undefined.
+DEGENERATE_LENGTH = 1e-12
+
+#: Two particles closer than this (m) cannot be joined by an edge.
+MINIMUM_EDGE_LENGTH = 1e-9
+
+#: Most vertices a Verlet polygon body may have; every pair is braced, so edges grow as n².
+MAXIMUM_VERLET_POLYGON_VERTICES = 16

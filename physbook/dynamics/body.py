@@ -1,0 +1,262 @@
+"""A handle to one body of a world: its stable id, read and written through the body table.
+
+Every property reads or writes the table's columns at the body's current row, so the handle
+stays valid when other bodies are removed. Using it after its own body was removed raises
+``LookupError``. Vectors are returned as fresh arrays (m, m/s, N).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from physbook import _check
+from physbook.dynamics.body_table import BodyTable
+from physbook.kinds import BODY_KINDS, STATIC
+from physbook.vecmath.kernels import rotate
+from physbook.vecmath.vec import Transform
+
+
+def rotated(vector: np.ndarray, angle: float) -> np.ndarray:
+    """R(angle)·vector, for one (2,) vector."""
+    return np.array(rotate(math.cos(angle), math.sin(angle), vector[0], vector[1]))
+
+
+class Body:
+    """A handle to one body: the world it belongs to and the body's stable ``id``."""
+
+    __slots__ = ("_world", "_table", "_id")
+
+    def __init__(self, world, table: BodyTable, body_id: int):
+        self._world = world
+        self._table = table
+        self._id = body_id
+
+    def _row(self) -> tuple:
+        """(columns, row) of this body; raises ``LookupError`` once it was removed."""
+        return self._table.arrays, self._table.row_of(self._id)
+
+    @property
+    def world(self):
+        """The :class:`~physbook.world.World` the body belongs to."""
+        return self._world
+
+    @property
+    def id(self) -> int:
+        """Stable identifier, unique within the world, never reused."""
+        return self._id
+
+    @property
+    def row(self) -> int:
+        """The body's current row in the world's arrays (it changes when bodies are removed)."""
+        return self._table.row_of(self._id)
+
+    @property
+    def alive(self) -> bool:
+        """False once the body has been removed from its world."""
+        return self._table.is_alive(self._id)
+
+    # --- pose and motion -------------------------------------------------------------
+
+    @property
+    def position(self) -> np.ndarray:
+        """The body origin in world coordinates (m): where body coordinates (0, 0) are."""
+        bodies, row = self._row()
+        return bodies.origins[row].copy()
+
+    @position.setter
+    def position(self, value) -> None:
+        value = _check.vector(value, "position")
+        bodies, row = self._row()
+        bodies.origins[row] = value
+        bodies.centers[row] = value + rotated(bodies.local_centers[row], bodies.angles[row])
+
+    @property
+    def angle(self) -> float:
+        """Rotation of the body frame (rad, counter-clockwise)."""
+        bodies, row = self._row()
+        return float(bodies.angles[row])
+
+    @angle.setter
+    def angle(self, value) -> None:
+        # Turning the body in place about its origin: the origin stays, the centre moves.
+        value = _check.finite_scalar(value, "angle")
+        bodies, row = self._row()
+        bodies.angles[row] = value
+        bodies.centers[row] = bodies.origins[row] + rotated(bodies.local_centers[row], value)
+
+    @property
+    def transform(self) -> Transform:
+        """The body's pose as a :class:`~physbook.vecmath.vec.Transform` (origin, angle)."""
+        bodies, row = self._row()
+        return Transform(bodies.origins[row], float(bodies.angles[row]))
+
+    @property
+    def center_of_mass(self) -> np.ndarray:
+        """The centre of mass in world coordinates (m)."""
+        bodies, row = self._row()
+        return bodies.centers[row].copy()
+
+    @property
+    def local_center(self) -> np.ndarray:
+        """The centre of mass in body coordinates (m)."""
+        bodies, row = self._row()
+        return bodies.local_centers[row].copy()
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """Velocity of the centre of mass (m/s)."""
+        bodies, row = self._row()
+        return bodies.velocities[row].copy()
+
+    @velocity.setter
+    def velocity(self, value) -> None:
+        value = _check.vector(value, "velocity")
+        bodies, row = self._movable_row("velocity", value.any())
+        bodies.velocities[row] = value
+
+    @property
+    def angular_velocity(self) -> float:
+        """Angular velocity about the centre of mass (rad/s, counter-clockwise)."""
+        bodies, row = self._row()
+        return float(bodies.angular_velocities[row])
+
+    @angular_velocity.setter
+    def angular_velocity(self, value) -> None:
+        value = _check.finite_scalar(value, "angular_velocity")
+        bodies, row = self._movable_row("angular_velocity", value != 0.0)
+        bodies.angular_velocities[row] = value
+
+    def _movable_row(self, name: str, moving: bool) -> tuple:
+        bodies, row = self._row()
+        if moving and bodies.kinds[row] == STATIC:
+            raise ValueError(f"{name} of a static body must be zero; use kind='kinematic'")
+        return bodies, row
+
+    def velocity_at(self, point) -> np.ndarray:
+        """Velocity of the body's material point at world ``point``: v + ω × (p − c) (m/s)."""
+        point = _check.vector(point, "point")
+        bodies, row = self._row()
+        arm = point - bodies.centers[row]
+        omega = bodies.angular_velocities[row]
+        return bodies.velocities[row] + omega * np.array([-arm[1], arm[0]])
+
+    # --- mass and material -----------------------------------------------------------
+
+    @property
+    def mass(self) -> float:
+        """Mass (kg); 0 for static and kinematic bodies, whose mass counts as infinite."""
+        bodies, row = self._row()
+        return float(bodies.masses[row])
+
+    @property
+    def inertia(self) -> float:
+        """Rotational inertia about the centre of mass (kg·m²); 0 when not dynamic."""
+        bodies, row = self._row()
+        return float(bodies.inertias[row])
+
+    @property
+    def inverse_mass(self) -> float:
+        """1/m (1/kg); 0 for static and kinematic bodies."""
+        bodies, row = self._row()
+        return float(bodies.inverse_masses[row])
+
+    @property
+    def inverse_inertia(self) -> float:
+        """1/I (1/(kg·m²)); 0 for static and kinematic bodies."""
+        bodies, row = self._row()
+        return float(bodies.inverse_inertias[row])
+
+    @property
+    def kind(self) -> str:
+        """"dynamic", "static" or "kinematic"."""
+        bodies, row = self._row()
+        return BODY_KINDS[int(bodies.kinds[row])]
+
+    @property
+    def shapes(self) -> tuple:
+        """The body's shapes, in body coordinates."""
+        return self._table.shapes(self.row)
+
+    @property
+    def material(self):
+        """The body's :class:`~physbook.dynamics.materials.Material`."""
+        return self._table.material(self.row)
+
+    @property
+    def gravity_scale(self) -> float:
+        """Multiplier of the world's gravity for this body (1 = normal, 0 = floats)."""
+        bodies, row = self._row()
+        return float(bodies.gravity_scales[row])
+
+    @gravity_scale.setter
+    def gravity_scale(self, value) -> None:
+        value = _check.finite_scalar(value, "gravity_scale")
+        bodies, row = self._row()
+        bodies.gravity_scales[row] = value
+
+    @property
+    def layers(self) -> int:
+        """Collision bitmask: two bodies may collide only if ``layers_a & layers_b != 0``."""
+        bodies, row = self._row()
+        return int(bodies.layers[row])
+
+    @layers.setter
+    def layers(self, value) -> None:
+        value = _check.bitmask(value, "layers")
+        bodies, row = self._row()
+        bodies.layers[row] = value
+
+    @property
+    def force(self) -> np.ndarray:
+        """Force accumulated for the coming step (N); cleared by every step."""
+        bodies, row = self._row()
+        return bodies.forces[row].copy()
+
+    @property
+    def torque(self) -> float:
+        """Torque accumulated for the coming step (N·m); cleared by every step."""
+        bodies, row = self._row()
+        return float(bodies.torques[row])
+
+    # --- forces and impulses ---------------------------------------------------------
+
+    def apply_force(self, force, point=None) -> None:
+        """Add ``force`` (N) for the coming step, at world ``point`` (default: the centre).
+
+        A force away from the centre of mass c also adds the torque τ = (p − c) × F.
+        """
+        force = _check.vector(force, "force")
+        point = None if point is None else _check.vector(point, "point")
+        bodies, row = self._row()
+        bodies.forces[row] += force
+        if point is not None:
+            arm = point - bodies.centers[row]
+            bodies.torques[row] += arm[0] * force[1] - arm[1] * force[0]
+
+    def apply_torque(self, torque) -> None:
+        """Add ``torque`` (N·m, counter-clockwise positive) for the coming step."""
+        torque = _check.finite_scalar(torque, "torque")
+        bodies, row = self._row()
+        bodies.torques[row] += torque
+
+    def apply_impulse(self, impulse, point=None) -> None:
+        """Change the velocity at once by an ``impulse`` J (N·s) at world ``point``.
+
+        Δv = J/m and Δω = (p − c) × J / I. Static and kinematic bodies are unaffected
+        (their inverse mass and inertia are 0).
+        """
+        impulse = _check.vector(impulse, "impulse")
+        point = None if point is None else _check.vector(point, "point")
+        bodies, row = self._row()
+        bodies.velocities[row] += bodies.inverse_masses[row] * impulse
+        if point is not None:
+            arm = point - bodies.centers[row]
+            torque_impulse = arm[0] * impulse[1] - arm[1] * impulse[0]
+            bodies.angular_velocities[row] += bodies.inverse_inertias[row] * torque_impulse
+
+    def __repr__(self) -> str:
+        if not self.alive:
+            return f"Body(id={self._id}, removed)"
+        return f"Body(id={self._id}, {self.kind}, row={self.row})"

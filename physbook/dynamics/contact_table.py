@@ -1,0 +1,212 @@
+"""Contacts that persist from step to step: the contact table.
+
+After the broad phase, the world asks the narrow phase about every candidate pair and keeps
+the touching ones in a :class:`ContactTable`: a structure of arrays with one row per touching
+shape pair and up to two points per row (box2d-lite calls such a row an *arbiter*). A row is
+keyed by the stable ids of its two shapes, so adding or removing other bodies leaves it in
+place. A point is the same point in the next step when its shape pair and its feature id are
+the same: then it keeps the impulses it received, so that a solver can start from them
+(warm starting, chapter 10).
+
+The table holds two sets of arrays and swaps them each step: the update reads last step's
+rows from one and writes this step's into the other, so a step in steady state allocates
+nothing.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook._buffers import ColumnView
+from physbook._jit import njit
+from physbook.collision.manifold import collide_rows, vertex_scratch
+
+
+class ContactColumns(NamedTuple):
+    """The columns of a contact table (M rows; point slots beyond ``point_counts`` unused).
+
+    ``shape_ids`` (M, 2) int64 stable ids of shapes A and B, ``id_a < id_b``, rows sorted;
+    ``bodies`` (M, 2) int64 body rows of A and B; ``point_counts`` (M,) 1 or 2; ``normals``
+    (M, 2) unit, from A to B; ``points`` (M, 2, 2) world points (m); ``depths`` (M, 2)
+    penetration (m, positive when overlapping); ``features`` (M, 2) int64 feature ids (−1
+    in an unused slot); ``normal_impulses``, ``tangent_impulses`` (M, 2) impulse per point
+    along the normal and along the tangent ``(−n_y, n_x)`` (N·s); ``restitutions``,
+    ``frictions`` (M,) the pair's mixed material values.
+    """
+
+    shape_ids: np.ndarray
+    bodies: np.ndarray
+    point_counts: np.ndarray
+    normals: np.ndarray
+    points: np.ndarray
+    depths: np.ndarray
+    features: np.ndarray
+    normal_impulses: np.ndarray
+    tangent_impulses: np.ndarray
+    restitutions: np.ndarray
+    frictions: np.ndarray
+
+
+def _empty_arrays(capacity: int) -> ContactColumns:
+    return ContactColumns(
+        np.zeros((capacity, 2), np.int64), np.zeros((capacity, 2), np.int64),
+        np.zeros(capacity, np.int64), np.zeros((capacity, 2)), np.zeros((capacity, 2, 2)),
+        np.zeros((capacity, 2)), np.zeros((capacity, 2), np.int64), np.zeros((capacity, 2)),
+        np.zeros((capacity, 2)), np.zeros(capacity), np.zeros(capacity))
+
+
+@njit
+def update_contacts(pairs, shapes, origins, angles, body_materials, mixed_restitution,
+                    mixed_friction, old, old_count, new):
+    """The narrow phase over candidate ``pairs``, into the rows of ``new``; returns their count.
+
+    Each pair that touches gets a row: its manifold, its mixed materials, and, for each point
+    whose feature id it had in ``old`` (rows 0 .. old_count − 1), the impulses that point
+    received there (0 for a new point). ``pairs`` are shape rows sorted by row; ``old`` is
+    sorted by shape id, and ids grow with rows, so one merge walk finds every match.
+    """
+    scratch = vertex_scratch(shapes)
+    row = 0
+    old_row = 0
+    for p in range(pairs.shape[0]):
+        a = pairs[p, 0]
+        b = pairs[p, 1]
+        count = collide_rows(a, b, shapes, origins, angles, 0.0, scratch, new.normals[row],
+                             new.points[row], new.depths[row], new.features[row])
+        if count == 0:
+            continue
+        id_a = shapes.ids[a]
+        id_b = shapes.ids[b]
+        body_a = shapes.body[a]
+        body_b = shapes.body[b]
+        new.shape_ids[row, 0] = id_a
+        new.shape_ids[row, 1] = id_b
+        new.bodies[row, 0] = body_a
+        new.bodies[row, 1] = body_b
+        new.point_counts[row] = count
+        material_a = body_materials[body_a]
+        material_b = body_materials[body_b]
+        new.restitutions[row] = mixed_restitution[material_a, material_b]
+        new.frictions[row] = mixed_friction[material_a, material_b]
+        for k in range(2):
+            new.normal_impulses[row, k] = 0.0
+            new.tangent_impulses[row, k] = 0.0
+        for k in range(count, 2):
+            new.points[row, k, 0] = 0.0
+            new.points[row, k, 1] = 0.0
+            new.depths[row, k] = 0.0
+            new.features[row, k] = -1
+        # Both lists are sorted by (id_a, id_b): advance the old cursor to this pair.
+        while old_row < old_count and (
+                old.shape_ids[old_row, 0] < id_a
+                or (old.shape_ids[old_row, 0] == id_a and old.shape_ids[old_row, 1] < id_b)):
+            old_row += 1
+        if (old_row < old_count and old.shape_ids[old_row, 0] == id_a
+                and old.shape_ids[old_row, 1] == id_b):
+            for k in range(count):
+                for q in range(old.point_counts[old_row]):
+                    if old.features[old_row, q] == new.features[row, k]:
+                        new.normal_impulses[row, k] = old.normal_impulses[old_row, q]
+                        new.tangent_impulses[row, k] = old.tangent_impulses[old_row, q]
+                        break
+        row += 1
+    return row
+
+
+class ContactTable:
+    """The touching shape pairs of a world, one row each (see the module docstring).
+
+    The columns (:class:`ContactColumns`) are properties of the table, views of the rows in
+    use: ``table.normals``, ``table.normal_impulses``, ...; ``table.arrays`` holds them all.
+    After :meth:`update` the impulses are what each point received in the previous step
+    (0 for a new point); after the solver, what it received in this step.
+    """
+
+    shape_ids = ColumnView("(M, 2) stable ids of shapes A and B, A's the smaller.")
+    bodies = ColumnView("(M, 2) body rows of shapes A and B.")
+    point_counts = ColumnView("(M,) points per row, 1 or 2.")
+    normals = ColumnView("(M, 2) unit normals from A to B.")
+    points = ColumnView("(M, 2, 2) contact points in the world (m).")
+    depths = ColumnView("(M, 2) penetration per point (m), positive when overlapping.")
+    features = ColumnView("(M, 2) feature id per point; with the pair it names the point.")
+    normal_impulses = ColumnView("(M, 2) impulse per point along the normal (N·s).",
+                                 writable=True)
+    tangent_impulses = ColumnView("(M, 2) impulse per point along (−n_y, n_x) (N·s).",
+                                  writable=True)
+    restitutions = ColumnView("(M,) the pair's mixed restitution.")
+    frictions = ColumnView("(M,) the pair's mixed friction coefficient.")
+
+    def __init__(self, capacity: int = 16):
+        self._current = _empty_arrays(capacity)
+        self._spare = _empty_arrays(capacity)
+        self._count = 0
+        self._arrays: ContactColumns | None = None
+        # Views of the rows in use, for each of the two sets and the count they were cut at:
+        # in steady state the count does not change, and neither do the views.
+        self._views: dict[int, tuple[int, ContactColumns]] = {}
+
+    @property
+    def count(self) -> int:
+        """Number of touching shape pairs."""
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def point_total(self) -> int:
+        """Number of contact points over all pairs."""
+        return int(self.arrays.point_counts.sum())
+
+    @property
+    def arrays(self) -> ContactColumns:
+        """Writable views of every column, rows in use (what a solver stage receives)."""
+        if self._arrays is None:
+            count, views = self._views.get(id(self._current), (-1, None))
+            if count != self._count:
+                views = ContactColumns(*(column[: self._count] for column in self._current))
+                self._views[id(self._current)] = (self._count, views)
+            self._arrays = views
+        return self._arrays
+
+    def clear(self) -> None:
+        """Forget every contact (and the impulses they carried)."""
+        self._count = 0
+        self._arrays = None
+
+    def update(self, pairs, shapes, origins, angles, body_materials, materials) -> None:
+        """Replace the rows with this step's touching pairs, carrying matched impulses.
+
+        Parameters
+        ----------
+        pairs
+            (P, 2) candidate shape rows in canonical order (as a broad phase returns them).
+        shapes
+            The :class:`~physbook.geometry.shape_table.ShapeArrays` of the world.
+        origins, angles
+            Body poses (m, rad).
+        body_materials
+            (N,) each body's row of ``materials``.
+        materials
+            The world's :class:`~physbook.dynamics.materials.MaterialTable`.
+        """
+        if len(self._spare.point_counts) < len(pairs):
+            self._views.pop(id(self._spare), None)
+            self._spare = _empty_arrays(max(len(pairs), 2 * len(self._spare.point_counts)))
+        self._count = update_contacts(
+            pairs, shapes, origins, angles, body_materials, materials.restitution,
+            materials.friction, self._current, self._count, self._spare)
+        self._current, self._spare = self._spare, self._current
+        self._arrays = None
+
+    def remove_body(self, row: int) -> None:
+        """Drop the rows of body row ``row``; bodies behind it move up one row."""
+        bodies = self.arrays.bodies
+        keep = np.flatnonzero((bodies[:, 0] != row) & (bodies[:, 1] != row))
+        for column in self._current:
+            column[: len(keep)] = column[keep]
+        self._count = len(keep)
+        self._arrays = None
+        self.arrays.bodies[...] -= self.arrays.bodies > row

@@ -1,0 +1,13 @@
+"""Layer 2, geometry (chapter 4; chapter 14 adds hulls and decomposition).
+
+- :mod:`~physbook.geometry.shapes`: circles, convex polygons, boxes, mass properties;
+- :mod:`~physbook.geometry.mass`: the mass of a body made of several shapes;
+- :mod:`~physbook.geometry.shape_table`: shapes packed into arrays, with stable ids, and
+  their world bounding boxes.
+
+Imports layers 0–1 only.
+"""
+
+from physbook.geometry import mass, shape_table, shapes
+
+__all__ = ["mass", "shape_table", "shapes"]

@@ -1,0 +1,219 @@
+"""Many shapes packed into flat arrays (a structure of arrays), the form compiled loops read.
+
+Row ``s`` of a :class:`ShapeTable` describes one shape: its kind (:data:`~physbook.kinds.CIRCLE`
+or :data:`~physbook.kinds.POLYGON`), the row of the body that owns it, its radius (circles;
+0 for polygons), and ``vertex_count`` rows of the vertex pool starting at ``vertex_start``,
+in body coordinates. A circle stores its centre as its one vertex (normal unused, zero).
+
+Every shape also has an ``id`` that never changes and is never reused. Rows are compacted
+when a body is removed, so a row number is only good until the next removal; the id is what
+persists, and contacts are keyed by it. Ids grow with the rows (a new shape gets the largest
+id and the last row, and compaction keeps the order), so rows sorted by row are also sorted
+by id.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook import _check
+from physbook._buffers import grown
+from physbook._jit import njit
+from physbook.geometry.shapes import Circle, Polygon, Shape
+from physbook.kinds import CIRCLE, POLYGON
+from physbook.vecmath.kernels import rotate
+
+
+class ShapeArrays(NamedTuple):
+    """The columns of a :class:`ShapeTable`, rows in use only (read-only views).
+
+    ``ids`` (S,) stable shape ids; ``kind`` (S,) shape kind codes; ``body`` (S,) owning body
+    rows; ``radius`` (S,) m; ``vertex_start``, ``vertex_count`` (S,) where each shape's
+    vertices lie in ``vertices`` and ``normals`` (V, 2), body coordinates.
+    """
+
+    ids: np.ndarray
+    kind: np.ndarray
+    body: np.ndarray
+    radius: np.ndarray
+    vertex_start: np.ndarray
+    vertex_count: np.ndarray
+    vertices: np.ndarray
+    normals: np.ndarray
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+class ShapeTable:
+    """Shapes in flat arrays, one row each (see the module docstring).
+
+    Parameters
+    ----------
+    capacity
+        Shape rows to allocate at first; the arrays double whenever they fill up.
+    """
+
+    def __init__(self, capacity: int = 16):
+        capacity = _check.positive_int(capacity, "capacity")
+        self._count = 0
+        self._vertex_total = 0
+        self._next_id = 0
+        self._shapes: list[Shape] = []
+        self._ids = np.zeros(capacity, np.int64)
+        self._kind = np.zeros(capacity, np.int64)
+        self._body = np.zeros(capacity, np.int64)
+        self._radius = np.zeros(capacity)
+        self._vertex_start = np.zeros(capacity, np.int64)
+        self._vertex_count = np.zeros(capacity, np.int64)
+        self._vertices = np.zeros((4 * capacity, 2))
+        self._normals = np.zeros((4 * capacity, 2))
+        self._arrays: ShapeArrays | None = None
+
+    @property
+    def count(self) -> int:
+        """Number of shapes (rows in use)."""
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def vertex_total(self) -> int:
+        """Rows of the vertex pool in use."""
+        return self._vertex_total
+
+    @property
+    def arrays(self) -> ShapeArrays:
+        """The columns of the rows in use, as read-only views (rebuilt only after a change)."""
+        if self._arrays is None:
+            n, v = self._count, self._vertex_total
+            self._arrays = ShapeArrays(*(_read_only(column) for column in (
+                self._ids[:n], self._kind[:n], self._body[:n], self._radius[:n],
+                self._vertex_start[:n], self._vertex_count[:n], self._vertices[:v],
+                self._normals[:v])))
+        return self._arrays
+
+    def shape(self, row: int) -> Shape:
+        """The shape object stored at ``row``."""
+        row = _check.integer(row, "row", 0)
+        if row >= self._count:
+            raise IndexError(f"row must be below the shape count {self._count}, got {row}")
+        return self._shapes[row]
+
+    def append(self, shape: Shape, body: int) -> int:
+        """Add ``shape`` owned by body row ``body``; return the new shape's row.
+
+        The shape gets the next id (one more than any before it).
+        """
+        if isinstance(shape, Circle):
+            kind, radius = CIRCLE, shape.radius
+            vertices, normals = shape.center[None, :], np.zeros((1, 2))
+        elif isinstance(shape, Polygon):
+            kind, radius = POLYGON, 0.0
+            vertices, normals = shape.vertices, shape.normals
+        else:
+            raise TypeError(f"shape must be a Circle or a Polygon, got {type(shape).__name__}")
+        body = _check.non_negative_int(body, "body")
+        row, start, end = self._count, self._vertex_total, self._vertex_total + len(vertices)
+        for name in ("_ids", "_kind", "_body", "_radius", "_vertex_start", "_vertex_count"):
+            setattr(self, name, grown(getattr(self, name), row + 1))
+        self._vertices = grown(self._vertices, end)
+        self._normals = grown(self._normals, end)
+        self._ids[row], self._kind[row], self._body[row] = self._next_id, kind, body
+        self._radius[row] = radius
+        self._vertex_start[row], self._vertex_count[row] = start, end - start
+        self._vertices[start:end] = vertices
+        self._normals[start:end] = normals
+        self._shapes.append(shape)
+        self._next_id += 1
+        self._count += 1
+        self._vertex_total = end
+        self._arrays = None
+        return row
+
+    def remove_body(self, body: int) -> None:
+        """Drop the shapes of body row ``body``; bodies behind it move up one row.
+
+        The rows and vertices of the other shapes close the gaps in order, and each keeps
+        its id. The work is a few array gathers, not a loop over shapes.
+        """
+        body = _check.non_negative_int(body, "body")
+        rows = np.flatnonzero(self._body[: self._count] != body)
+        counts = self._vertex_count[rows]
+        new_starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        total = int(counts.sum())
+        # Vertex k of kept shape j moves from old_starts[j] + k to new_starts[j] + k; a
+        # source row is never behind its target, so the gather reads before it overwrites.
+        sources = np.repeat(self._vertex_start[rows] - new_starts, counts) + np.arange(total)
+        self._vertices[:total] = self._vertices[sources]
+        self._normals[:total] = self._normals[sources]
+        kept = len(rows)
+        for name in ("_ids", "_kind", "_body", "_radius", "_vertex_count"):
+            column = getattr(self, name)
+            column[:kept] = column[rows]
+        self._vertex_start[:kept] = new_starts
+        self._body[:kept] -= self._body[:kept] > body
+        self._shapes = [self._shapes[row] for row in rows.tolist()]
+        self._count, self._vertex_total = kept, total
+        self._arrays = None
+
+    def aabbs(self, origins, angles) -> tuple[np.ndarray, np.ndarray]:
+        """World AABBs of every shape (m), for bodies at ``origins`` (N, 2) and ``angles`` (N,).
+
+        Returns the (S, 2) lower-left and upper-right corners, one row per shape.
+        """
+        origins, angles = body_poses(origins, angles, self)
+        lower = np.empty((self._count, 2))
+        upper = np.empty((self._count, 2))
+        shape_aabbs(self.arrays, origins, angles, lower, upper)
+        return lower, upper
+
+
+def body_poses(origins, angles, shapes: ShapeTable) -> tuple[np.ndarray, np.ndarray]:
+    """Check body ``origins`` (N, 2) and ``angles`` (N,) for the bodies of ``shapes``."""
+    origins = _check.finite_array(origins, "origins")
+    angles = _check.finite_array(angles, "angles")
+    if origins.ndim != 2 or origins.shape[1] != 2:
+        raise ValueError(f"origins must have shape (N, 2), got {origins.shape}")
+    if angles.shape != (len(origins),):
+        raise ValueError(f"angles must have shape ({len(origins)},), got {angles.shape}")
+    if shapes.count and shapes.arrays.body.max() >= len(origins):
+        raise ValueError("origins must have a row for every body that owns a shape")
+    return origins, angles
+
+
+@njit
+def shape_aabbs(shapes, origins, angles, lower, upper):
+    """Fill ``lower``/``upper`` (S, 2) with the world AABB of every shape (m).
+
+    A vertex v in body coordinates is at origin + R(θ)·v in the world; a polygon's box spans
+    its transformed vertices, a circle's box is its centre ± r.
+    """
+    for s in range(shapes.kind.shape[0]):
+        b = shapes.body[s]
+        cosine = np.cos(angles[b])
+        sine = np.sin(angles[b])
+        start = shapes.vertex_start[s]
+        low_x = np.inf
+        low_y = np.inf
+        high_x = -np.inf
+        high_y = -np.inf
+        for k in range(start, start + shapes.vertex_count[s]):
+            x, y = rotate(cosine, sine, shapes.vertices[k, 0], shapes.vertices[k, 1])
+            x += origins[b, 0]
+            y += origins[b, 1]
+            low_x = min(low_x, x)
+            low_y = min(low_y, y)
+            high_x = max(high_x, x)
+            high_y = max(high_y, y)
+        r = shapes.radius[s] if shapes.kind[s] == CIRCLE else 0.0
+        lower[s, 0] = low_x - r
+        lower[s, 1] = low_y - r
+        upper[s, 0] = high_x + r
+        upper[s, 1] = high_y + r

@@ -1,0 +1,24 @@
+"""The integer codes stored in the engine's arrays for kinds of bodies and shapes.
+
+Compiled loops compare these codes, never strings; the names are for people.
+"""
+
+from __future__ import annotations
+
+#: A dynamic body moves under gravity, forces, impulses and contacts.
+DYNAMIC = 0
+#: A static body never moves (infinite mass: inverse mass and inertia 0).
+STATIC = 1
+#: A kinematic body moves at the velocity it is given and ignores forces and impulses.
+KINEMATIC = 2
+
+#: Body kind names, indexed by code: ``BODY_KINDS[DYNAMIC] == "dynamic"``.
+BODY_KINDS = ("dynamic", "static", "kinematic")
+
+#: A shape that is a circle (one centre and a radius).
+CIRCLE = 0
+#: A shape that is a convex polygon (vertices and outward edge normals).
+POLYGON = 1
+
+#: Shape kind names, indexed by code.
+SHAPE_KINDS = ("circle", "polygon")
