@@ -6,8 +6,8 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon as ShapelyPolygon
 
-from physbook.shapes import Polygon
-from physbook.vec import Transform
+from physbook.geometry.shapes import Polygon
+from physbook.vecmath.vec import Transform
 
 
 def random_polygon(rng: np.random.Generator, scale: float = 1.0) -> Polygon:

@@ -8,18 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import physbook as pb
-from physbook.broadphase import (
-    BROAD_PHASES,
-    aabb_pairs,
-    broad_phase,
-    naive_pairs,
-    shape_aabbs,
-    sweep_aabb_pairs,
-    sweep_pairs,
-)
-from physbook.contacts import canonical_pairs
-from physbook.shapes import Circle, Polygon
-from physbook.world import DYNAMIC, World
+from physbook.broadphase import BROAD_PHASES, broad_phase, naive
+from physbook.broadphase.filters import ShapeFilters
+from physbook.broadphase.naive import naive_pairs
+from physbook.broadphase.pairs import ShapeBoxes, canonical_pairs, pairs_are_sorted, sorted_pairs
+from physbook.broadphase.sweep import sort_and_sweep, sweep_pairs
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.kinds import DYNAMIC
+from physbook.world import World
 
 
 def brute_force(lower, upper, body, layers, dynamic):
@@ -58,8 +54,8 @@ def test_array_broad_phases_equal_the_double_loop(data):
     layers = np.array(layers, dtype=np.int64)
     dynamic = np.array(dynamic, dtype=bool)
     expected = brute_force(lower, upper, body, layers, dynamic)
-    for function in (aabb_pairs, sweep_aabb_pairs):
-        pairs = function(lower, upper, body, layers, dynamic)
+    for function in (naive_pairs, sweep_pairs):
+        pairs = function(ShapeBoxes(lower, upper), ShapeFilters(body, layers, dynamic))
         assert pairs.dtype == np.int64 and pairs.shape == (len(expected), 2)
         assert [tuple(row) for row in pairs.tolist()] == expected
 
@@ -83,14 +79,15 @@ def random_world(seed: int, count: int = 60) -> World:
 def world_brute_force(world: World):
     """Double loop over shapes with each Shape's own aabb() and the world's filter rules."""
     table = world.shapes
+    shape_body = table.arrays.body
     boxes = []
-    for s, shape in enumerate(table.shapes):
-        b = table.body[s]
-        boxes.append(shape.aabb(pb.Transform(world.origins[b], world.angles[b])))
+    for s in range(table.count):
+        b = shape_body[s]
+        boxes.append(table.shape(s).aabb(pb.Transform(world.origins[b], world.angles[b])))
     found = []
     for a in range(table.count):
         for b in range(a + 1, table.count):
-            body_a, body_b = table.body[a], table.body[b]
+            body_a, body_b = shape_body[a], shape_body[b]
             if body_a == body_b or not (world.layers[body_a] & world.layers[body_b]):
                 continue
             if world.kinds[body_a] != DYNAMIC and world.kinds[body_b] != DYNAMIC:
@@ -106,16 +103,16 @@ def test_world_broad_phases_equal_the_double_loop(seed):
     expected = world_brute_force(world)
     assert expected, "the random world should hold some overlapping pairs"
     for name, function in BROAD_PHASES.items():
-        pairs = function(world)
+        pairs = function(*world.broad_phase_input())
         assert [tuple(row) for row in pairs.tolist()] == expected, name
 
 
 def test_shape_aabbs_match_each_shape():
     world = random_world(11, count=20)
-    lower, upper = shape_aabbs(world.shapes, world.origins, world.angles)
-    for s, shape in enumerate(world.shapes.shapes):
-        b = world.shapes.body[s]
-        box = shape.aabb(pb.Transform(world.origins[b], world.angles[b]))
+    lower, upper = world.shapes.aabbs(world.origins, world.angles)
+    for s in range(world.shapes.count):
+        b = world.shapes.arrays.body[s]
+        box = world.shapes.shape(s).aabb(pb.Transform(world.origins[b], world.angles[b]))
         np.testing.assert_allclose(lower[s], box.lower, atol=1e-12)
         np.testing.assert_allclose(upper[s], box.upper, atol=1e-12)
 
@@ -129,43 +126,90 @@ def test_filter_rules_on_a_small_world():
     box = world.add_body(unit, (0.0, 0.5))  # touches the ground exactly, and overlaps
     ghost = world.add_body(unit, (0.0, 0.5), layers=2)  # on another layer: only with nobody
     compound = world.add_body([Circle(0.5), Circle(0.5, center=(0.4, 0.0))], (3.0, 0.5))
-    rows = {b.index: name for b, name in [(ground, "ground"), (wall, "wall"), (lift, "lift"),
+    rows = {b.row: name for b, name in [(ground, "ground"), (wall, "wall"), (lift, "lift"),
                                           (box, "box"), (ghost, "ghost"),
                                           (compound, "compound")]}
-    table = world.shapes
+    shape_body = world.shapes.arrays.body
+    boxes, filters = world.broad_phase_input()
     for function in (naive_pairs, sweep_pairs):
-        named = {tuple(sorted((rows[table.body[a]], rows[table.body[b]])))
-                 for a, b in function(world)}
+        named = {tuple(sorted((rows[shape_body[a]], rows[shape_body[b]])))
+                 for a, b in function(boxes, filters)}
         assert named == {("box", "ground"), ("box", "wall"), ("box", "lift"),
                          ("compound", "ground")}
         # The compound's own two overlapping circles are never a pair.
-        assert all(table.body[a] != table.body[b] for a, b in function(world))
+        assert all(shape_body[a] != shape_body[b] for a, b in function(boxes, filters))
 
 
 def test_empty_world_has_no_pairs():
-    world = World()
+    boxes, filters = World().broad_phase_input()
     for function in BROAD_PHASES.values():
-        assert function(world).shape == (0, 2)
+        assert function(boxes, filters).shape == (0, 2)
 
 
 def test_broad_phase_lookup():
-    assert broad_phase("sweep") is sweep_pairs
-    assert broad_phase(naive_pairs) is naive_pairs
+    # Names give the library's methods without their input check: a world's own input
+    # needs none, and their pairs are trusted to be canonical.
+    assert broad_phase("sweep") == (sort_and_sweep, True)
+    assert broad_phase("naive") == (naive.compare_every_pair, True)
+    # A user's callable is used as it is, and its pairs are not trusted.
+    assert broad_phase(naive_pairs) == (naive_pairs, False)
     with pytest.raises(ValueError, match="broad_phase"):
         broad_phase("octree")
     with pytest.raises(TypeError, match="broad_phase"):
         broad_phase(3)
 
 
-def test_aabb_pairs_rejects_non_finite_boxes():
-    lower = np.zeros((2, 2))
-    upper = np.array([[1.0, np.nan], [1.0, 1.0]])
-    with pytest.raises(ValueError, match="upper"):
-        aabb_pairs(lower, upper, [0, 1], [1, 1], [True, True])
+@pytest.mark.parametrize("name", ["naive", "sweep"])
+@pytest.mark.parametrize("corner, axis", [("lower", 0), ("lower", 1), ("upper", 0),
+                                          ("upper", 1)])
+def test_a_nan_box_overlaps_nothing(name, corner, axis):
+    # The documented contract of stage_input: NaN boxes overlap nothing. The oracle is the
+    # double loop, whose comparisons with NaN are all false.
+    lower, upper = np.zeros((2, 2)), np.ones((2, 2))
+    {"lower": lower, "upper": upper}[corner][0, axis] = np.nan
+    body, layers, dynamic = np.array([0, 1]), np.array([1, 1]), np.array([True, True])
+    assert brute_force(lower, upper, body, layers, dynamic) == []
+    pairs = BROAD_PHASES[name](ShapeBoxes(lower, upper), ShapeFilters(body, layers, dynamic))
+    assert pairs.shape == (0, 2)
+
+
+@pytest.mark.parametrize("boxes, filters, error, message", [
+    ((np.zeros((2, 2)), np.ones((2, 2))), ShapeFilters([0, 1], [1, 1], [True, True]),
+     TypeError, "boxes must be a ShapeBoxes"),
+    (ShapeBoxes(np.zeros((2, 2)), np.ones((2, 2))), ([0, 1], [1, 1], [True, True]),
+     TypeError, "filters must be a ShapeFilters"),
+    (ShapeBoxes(np.zeros((2, 2)), np.ones((3, 2))), ShapeFilters([0, 1], [1, 1], [True, True]),
+     ValueError, "boxes.lower and boxes.upper"),
+    (ShapeBoxes(np.zeros((2, 2)), np.ones((2, 2))), ShapeFilters([0, 1], [1], [True, True]),
+     ValueError, "filters.layers must have one entry per box"),
+])
+def test_broad_phases_reject_malformed_input_naming_it(boxes, filters, error, message):
+    for function in BROAD_PHASES.values():
+        with pytest.raises(error, match=message):
+            function(boxes, filters)
 
 
 def test_canonical_pairs_orders_and_deduplicates():
     pairs = np.array([[3, 1], [0, 2], [1, 3], [2, 2], [0, 1]])
     np.testing.assert_array_equal(canonical_pairs(pairs), [[0, 1], [0, 2], [1, 3]])
-    sorted_pairs = np.array([[0, 1], [0, 2], [1, 3]])
-    np.testing.assert_array_equal(canonical_pairs(sorted_pairs), sorted_pairs)
+    already = np.array([[0, 1], [0, 2], [1, 3]])
+    np.testing.assert_array_equal(canonical_pairs(already), already)
+    assert canonical_pairs([]).shape == (0, 2)
+    with pytest.raises(ValueError, match="pairs must be a"):
+        canonical_pairs(np.array([[0.0, 1.0]]))
+
+
+pair_lists = st.integers(1, 12).flatmap(lambda n: st.tuples(st.just(n), st.lists(
+    st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=40)))
+
+
+@settings(max_examples=80)
+@given(pair_lists)
+def test_sorted_pairs_and_pairs_are_sorted_agree_with_their_definitions(data):
+    count, rows = data
+    pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
+    ordered = sorted_pairs(pairs[:, 0].copy(), pairs[:, 1].copy(), count)
+    assert ordered.tolist() == sorted(pairs.tolist())  # Python's sort is the oracle
+    strictly_increasing = all(a < b for a, b in rows) and all(
+        tuple(rows[k]) < tuple(rows[k + 1]) for k in range(len(rows) - 1))
+    assert pairs_are_sorted(pairs) == strictly_increasing

@@ -59,18 +59,50 @@ def test_positive_scalar_agrees_with_its_definition(value):
             _check.positive_scalar(value, "r")
 
 
-def test_positive_int():
+def test_integer_and_positive_int_check_type_and_minimum():
     assert _check.positive_int(3, "n") == 3
     assert type(_check.positive_int(np.int64(3), "n")) is int
-    assert _check.positive_int(3, "n", minimum=3) == 3
-    assert _check.positive_int(0, "n", minimum=0) == 0
+    assert _check.integer(3, "n", 3) == 3
+    assert _check.integer(0, "n", 0) == 0
     with pytest.raises(ValueError, match="n must be at least 3, got 2"):
-        _check.positive_int(2, "n", minimum=3)
+        _check.integer(2, "n", 3)
     with pytest.raises(ValueError, match="at least 1"):
         _check.positive_int(0, "n")
     for bad in (3.0, True, "3", None, np.float64(3)):
         with pytest.raises(TypeError, match="n must be an integer"):
             _check.positive_int(bad, "n")
+
+
+def test_non_negative_int_accepts_zero_only_from_below():
+    assert _check.non_negative_int(0, "row") == 0
+    assert type(_check.non_negative_int(np.int64(5), "row")) is int
+    with pytest.raises(ValueError, match="row must be at least 0, got -1"):
+        _check.non_negative_int(-1, "row")
+    with pytest.raises(TypeError, match="row must be an integer"):
+        _check.non_negative_int(1.0, "row")
+
+
+@pytest.mark.parametrize("value", [-(2**63), -1, 0, 6, 2**63 - 1, np.int64(7)])
+def test_bitmask_accepts_every_signed_64_bit_integer(value):
+    out = _check.bitmask(value, "layers")
+    assert type(out) is int and out == int(value)
+
+
+@pytest.mark.parametrize(("value", "error"), [
+    (2**63, ValueError), (-(2**63) - 1, ValueError), (1.0, TypeError), (True, TypeError),
+    (np.bool_(True), TypeError), ("1", TypeError), (None, TypeError),
+])
+def test_bitmask_rejects_what_does_not_fit_or_is_not_an_integer(value, error):
+    with pytest.raises(error, match="layers must"):
+        _check.bitmask(value, "layers")
+
+
+def test_flag_accepts_only_booleans():
+    assert _check.flag(True, "pin") is True
+    assert _check.flag(np.bool_(False), "pin") is False
+    for bad in (0, 1, None, "yes", 1.0):
+        with pytest.raises(TypeError, match="pin must be True or False"):
+            _check.flag(bad, "pin")
 
 
 def test_finite_array_converts_and_copies():

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
 
-from physbook import integrate
-from physbook.integrate import (
+from physbook.vecmath import integrate
+from physbook.vecmath.integrate import (
     METHODS,
     explicit_euler_step,
     position_verlet_start,

@@ -97,7 +97,7 @@ def test_package_kernels_are_cached_under_the_whole_package_stamp(tmp_path):
         pytest.skip("numba disabled")
     from numba.core import caching
 
-    from physbook import manifold
+    from physbook.collision import manifold
 
     kernel = next(
         obj for obj in vars(manifold).values() if hasattr(obj, "py_func") and hasattr(obj, "_cache")

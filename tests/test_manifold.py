@@ -15,9 +15,12 @@ from shapely.geometry import Point
 from shapely.geometry import Polygon as ShapelyPolygon
 
 import physbook as pb
-from physbook.manifold import COINCIDENT_NORMAL
-from physbook.shapes import AABB, Circle, Polygon, ShapeTable
-from physbook.vec import Transform
+from physbook.collision.aabb_contacts import aabb_vs_aabb, aabb_vs_circle, circle_vs_aabb
+from physbook.collision.features import feature_parts, make_feature
+from physbook.constants import COINCIDENT_NORMAL
+from physbook.geometry.shape_table import ShapeTable
+from physbook.geometry.shapes import AABB, Circle, Polygon
+from physbook.vecmath.vec import Transform
 
 IDENTITY = Transform()
 
@@ -150,7 +153,7 @@ def test_aabb_functions_agree_with_the_polygon_path():
         centres, halves = rng.uniform(-1, 1, (2, 2)), rng.uniform(0.1, 1, (2, 2))
         a = AABB(centres[0] - halves[0], centres[0] + halves[0])
         b = AABB(centres[1] - halves[1], centres[1] + halves[1])
-        box = pb.aabb_vs_aabb(a, b)
+        box = aabb_vs_aabb(a, b)
         hits += box is not None
         assert_same_manifold(pb.collide(box_polygon(a), IDENTITY, box_polygon(b), IDENTITY),
                              box)
@@ -158,17 +161,17 @@ def test_aabb_functions_agree_with_the_polygon_path():
         as_shape = Circle(circle.radius)
         assert_same_manifold(
             pb.collide(box_polygon(a), IDENTITY, as_shape, Transform(circle.center)),
-            pb.aabb_vs_circle(a, circle))
+            aabb_vs_circle(a, circle))
         assert_same_manifold(
             pb.collide(as_shape, Transform(circle.center), box_polygon(a), IDENTITY),
-            pb.circle_vs_aabb(circle, a))
+            circle_vs_aabb(circle, a))
     assert hits > 300
 
 
 def test_aabb_vs_aabb_picks_the_axis_of_least_penetration_with_a_unit_normal():
     a = AABB((0.0, 0.0), (2.0, 2.0))
     # Side by side: overlap 0.1 in x, 2 in y. The axis is x, towards B.
-    m = pb.aabb_vs_aabb(a, AABB((1.9, 0.0), (3.9, 2.0)))
+    m = aabb_vs_aabb(a, AABB((1.9, 0.0), (3.9, 2.0)))
     np.testing.assert_array_equal(m.normal, [1.0, 0.0])
     np.testing.assert_allclose(m.depths, [0.1, 0.1])
     np.testing.assert_allclose(m.points, [[1.95, 0.0], [1.95, 2.0]])
@@ -176,9 +179,9 @@ def test_aabb_vs_aabb_picks_the_axis_of_least_penetration_with_a_unit_normal():
     for offset, normal in (((1.5, 0.2), (1, 0)), ((-1.5, 0.2), (-1, 0)),
                            ((0.2, 1.5), (0, 1)), ((0.2, -1.5), (0, -1))):
         b = AABB(np.add(offset, (0.0, 0.0)), np.add(offset, (2.0, 2.0)))
-        np.testing.assert_array_equal(pb.aabb_vs_aabb(a, b).normal, normal)
-    assert pb.aabb_vs_aabb(a, AABB((2.5, 0.0), (3.0, 1.0))) is None
-    touching = pb.aabb_vs_aabb(a, AABB((2.0, 0.5), (3.0, 1.0)))
+        np.testing.assert_array_equal(aabb_vs_aabb(a, b).normal, normal)
+    assert aabb_vs_aabb(a, AABB((2.5, 0.0), (3.0, 1.0))) is None
+    touching = aabb_vs_aabb(a, AABB((2.0, 0.5), (3.0, 1.0)))
     np.testing.assert_array_equal(touching.depths, [0.0, 0.0])
 
 
@@ -187,24 +190,24 @@ def test_circle_inside_a_box_has_depth_r_plus_d_through_the_nearest_face():
     # Centre at (3, 0.5): 1 from the right face, 0.5 from top and bottom: the bottom face
     # (first of the nearest) wins, depth r + d = 0.2 + 0.5. Comparing the centre offset
     # (|dx| = 1 > |dy| = 0) instead of the face distances would pick the right face.
-    m = pb.aabb_vs_circle(box, Circle(0.2, (3.0, 0.5)))
+    m = aabb_vs_circle(box, Circle(0.2, (3.0, 0.5)))
     np.testing.assert_array_equal(m.normal, [0.0, -1.0])
     assert math.isclose(m.depths[0], 0.7)
-    m = pb.aabb_vs_circle(box, Circle(0.2, (3.9, 0.6)))
+    m = aabb_vs_circle(box, Circle(0.2, (3.9, 0.6)))
     np.testing.assert_array_equal(m.normal, [1.0, 0.0])
     assert math.isclose(m.depths[0], 0.2 + 0.1)
-    m = pb.circle_vs_aabb(Circle(0.2, (3.9, 0.6)), box)
+    m = circle_vs_aabb(Circle(0.2, (3.9, 0.6)), box)
     np.testing.assert_array_equal(m.normal, [-1.0, 0.0])
 
 
 def test_aabb_functions_reject_other_types():
     box = AABB((0, 0), (1, 1))
     with pytest.raises(TypeError, match="b must be an AABB"):
-        pb.aabb_vs_aabb(box, Polygon.box(1, 1))
+        aabb_vs_aabb(box, Polygon.box(1, 1))
     with pytest.raises(TypeError, match="circle must be a Circle"):
-        pb.aabb_vs_circle(box, box)
+        aabb_vs_circle(box, box)
     with pytest.raises(TypeError, match="box must be an AABB"):
-        pb.circle_vs_aabb(Circle(1.0), Circle(1.0))
+        circle_vs_aabb(Circle(1.0), Circle(1.0))
 
 
 # ---------------------------------------------------------------------------------------
@@ -231,22 +234,22 @@ def test_collide_pairs_agrees_with_collide_pair_by_pair():
     rng = np.random.default_rng(7)
     table, origins, angles = random_table(rng, 40)
     pairs = np.array([(a, b) for a in range(table.count) for b in range(table.count)
-                      if table.body[a] != table.body[b]])
+                      if table.arrays.body[a] != table.arrays.body[b]])
     contacts = pb.collide_pairs(pairs, table, origins, angles)
     assert contacts.point_counts.shape == (len(pairs),)
     assert contacts.points.shape == (len(pairs), 2, 2)
     kinds = set()
     for row, (a, b) in enumerate(pairs):
-        body_a, body_b = table.body[a], table.body[b]
-        single = pb.collide(table.shapes[a], Transform(origins[body_a], angles[body_a]),
-                            table.shapes[b], Transform(origins[body_b], angles[body_b]))
+        body_a, body_b = table.arrays.body[a], table.arrays.body[b]
+        single = pb.collide(table.shape(a), Transform(origins[body_a], angles[body_a]),
+                            table.shape(b), Transform(origins[body_b], angles[body_b]))
         batch = contacts.manifold(row)
         assert (single is None) == (batch is None)
         if single is None:
             assert contacts.point_counts[row] == 0
             np.testing.assert_array_equal(contacts.normals[row], [0.0, 0.0])
             continue
-        kinds.add((type(table.shapes[a]), type(table.shapes[b])))
+        kinds.add((type(table.shape(a)), type(table.shape(b))))
         np.testing.assert_array_equal(batch.normal, single.normal)
         np.testing.assert_array_equal(batch.points, single.points)
         np.testing.assert_array_equal(batch.depths, single.depths)
@@ -300,6 +303,6 @@ def test_collide_rejects_bad_input():
 
 
 def test_feature_ids_pack_and_unpack():
-    feature = pb.make_feature(7, 12)
-    assert pb.feature_parts(feature) == (7, 12)
-    assert pb.feature_parts(pb.make_feature(0, 0)) == (0, 0)
+    feature = make_feature(7, 12)
+    assert feature_parts(feature) == (7, 12)
+    assert feature_parts(make_feature(0, 0)) == (0, 0)

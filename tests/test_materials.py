@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import physbook as pb
+from physbook.dynamics.materials import MaterialTable
 
 # Density and restitution of Gaul's materials table (density 0 for "static" stood for an
 # immovable body; physbook expresses that with kind="static" instead).
@@ -119,3 +120,60 @@ def test_mixing_rules_reject_bad_coefficients(bad):
             mix(0.5, bad)
         with pytest.raises(ValueError, match=r"^a must"):
             mix(bad, 0.5)
+
+
+# --- the material table of a world ---------------------------------------------------------
+
+PRESETS = list(pb.MATERIALS.values())
+
+
+def test_material_table_mixes_every_pair_with_the_mixing_rules():
+    table = MaterialTable()
+    rows = [table.row(material) for material in PRESETS]
+    assert rows == list(range(len(PRESETS))) and len(table) == len(PRESETS)
+    assert table.restitution.shape == table.friction.shape == (len(PRESETS),) * 2
+    for i, a in enumerate(PRESETS):
+        assert table[i] is a
+        for j, b in enumerate(PRESETS):
+            assert table.restitution[i, j] == pb.mix_restitution(a.restitution, b.restitution)
+            assert table.friction[i, j] == pb.mix_friction(a.friction, b.friction)
+
+
+def test_a_repeated_material_gets_its_old_row_and_changes_nothing():
+    table = MaterialTable()
+    for material in PRESETS:
+        table.row(material)
+    restitution, friction = table.restitution.copy(), table.friction.copy()
+    wood = pb.MATERIALS["wood"]
+    assert table.row(wood) == PRESETS.index(wood)
+    # Materials are values: an equal one is the same material.
+    assert table.row(pb.Material(wood.density, wood.restitution, wood.friction)) == \
+        PRESETS.index(wood)
+    assert len(table) == len(PRESETS)
+    np.testing.assert_array_equal(table.restitution, restitution)
+    np.testing.assert_array_equal(table.friction, friction)
+    with pytest.raises(TypeError, match="material"):
+        table.row("wood")
+
+
+def test_contact_rows_get_the_mixed_values_of_their_bodies_materials():
+    world = pb.World()
+    world.add_body(pb.Polygon.box(10.0, 0.5), position=(0.0, -0.5), kind="static",
+                   material=pb.MATERIALS["static"])
+    # A row of touching boxes, one of each preset, and a ball on each pair of neighbours.
+    for k, material in enumerate(PRESETS):
+        world.add_body(pb.Polygon.box(0.5, 0.5), position=(k - 3.0, 0.5), material=material)
+        world.add_body(pb.Circle(0.3), position=(k - 2.5, 1.2),
+                       material=PRESETS[(3 * k + 1) % len(PRESETS)])
+    for _ in range(3):
+        world.step(1 / 60)
+    contacts = world.contacts
+    seen = set()
+    for (a, b), restitution, friction in zip(contacts.bodies, contacts.restitutions,
+                                             contacts.frictions, strict=True):
+        material_a, material_b = world.bodies[a].material, world.bodies[b].material
+        assert restitution == pb.mix_restitution(material_a.restitution,
+                                                 material_b.restitution)
+        assert friction == pb.mix_friction(material_a.friction, material_b.friction)
+        seen.add(frozenset((material_a, material_b)))
+    assert len(seen) >= 10, "the scene should touch many different pairs of materials"

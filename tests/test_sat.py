@@ -15,9 +15,12 @@ from geometry import random_polygon, random_pose, world_polygon
 from shapely.geometry import Point
 
 import physbook as pb
-from physbook.sat import FACE_SWITCH_TOLERANCE, clip_incident_edge, max_separation
-from physbook.shapes import Circle, Polygon
-from physbook.vec import Transform
+from physbook.collision.features import feature_parts, make_feature
+from physbook.collision.sat import clip_incident_edge, max_separation, sat_axes, sat_query
+from physbook.constants import FACE_SWITCH_TOLERANCE
+from physbook.geometry.shape_table import ShapeTable
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.vecmath.vec import Transform
 
 IDENTITY = Transform()
 
@@ -95,7 +98,7 @@ def test_random_polygon_pairs_against_shapely():
             flips_checked += 1
             np.testing.assert_allclose(swapped.normal, -m.normal, atol=1e-12)
             order = np.argsort(m.features)
-            swapped_features = [pb.make_feature(*pb.feature_parts(f)[::-1])
+            swapped_features = [make_feature(*feature_parts(f)[::-1])
                                 for f in swapped.features]
             swapped_order = np.argsort(swapped_features)
             np.testing.assert_allclose(swapped.depths[swapped_order], m.depths[order],
@@ -112,7 +115,7 @@ def test_sat_query_depth_is_the_least_penetration():
     for _ in range(300):
         a, b = random_polygon(rng), random_polygon(rng)
         xf_a, xf_b = random_pose(rng, 0.5), random_pose(rng, 0.5)
-        result = pb.sat_query(a, xf_a, b, xf_b)
+        result = sat_query(a, xf_a, b, xf_b)
         region_a, region_b = world_polygon(a, xf_a), world_polygon(b, xf_b)
         if result.depth > 0.0:
             assert math.isclose(result.depth, brute_force_depth(a, xf_a, b, xf_b),
@@ -128,7 +131,7 @@ def test_sat_query_depth_is_the_least_penetration():
 def test_sat_axes_lists_every_edge_normal_with_both_intervals():
     a, b = Polygon.box(1.0, 0.5), Polygon.regular(3, 1.0)
     xf_b = Transform((1.5, 0.2), 0.3)
-    table = pb.sat_axes(a, IDENTITY, b, xf_b)
+    table = sat_axes(a, IDENTITY, b, xf_b)
     assert len(table.axes) == 4 + 3
     np.testing.assert_array_equal(table.owners, [0] * 4 + [1] * 3)
     for axis, low_high_a, low_high_b in zip(table.axes, table.intervals_a,
@@ -138,7 +141,7 @@ def test_sat_axes_lists_every_edge_normal_with_both_intervals():
         np.testing.assert_allclose(low_high_a, [pa.min(), pa.max()], atol=1e-12)
         np.testing.assert_allclose(low_high_b, [pb_.min(), pb_.max()], atol=1e-12)
     # A circle adds one axis: from its centre to the polygon's nearest vertex.
-    circle_table = pb.sat_axes(Circle(0.5), Transform((1.6, 0.9)), a, IDENTITY)
+    circle_table = sat_axes(Circle(0.5), Transform((1.6, 0.9)), a, IDENTITY)
     assert len(circle_table.axes) == 1 + 4
     np.testing.assert_allclose(circle_table.axes[0], [-0.6, -0.4] / np.hypot(0.6, 0.4))
     assert circle_table.owners[0] == 2
@@ -146,9 +149,9 @@ def test_sat_axes_lists_every_edge_normal_with_both_intervals():
 
 def test_sat_query_rejects_other_shapes():
     with pytest.raises(TypeError, match="shape_a must be a Circle or a Polygon"):
-        pb.sat_axes("box", IDENTITY, Polygon.box(1, 1), IDENTITY)
+        sat_axes("box", IDENTITY, Polygon.box(1, 1), IDENTITY)
     with pytest.raises(TypeError, match="xf_b must be a Transform"):
-        pb.sat_query(Polygon.box(1, 1), IDENTITY, Polygon.box(1, 1), None)
+        sat_query(Polygon.box(1, 1), IDENTITY, Polygon.box(1, 1), None)
 
 
 # ---------------------------------------------------------------------------------------
@@ -167,7 +170,7 @@ def test_pentagon_and_hexagon_at_one_centre():
     pentagon, hexagon = Polygon.regular(5, 1.0), Polygon.regular(6, 0.5)
     m = pb.collide(pentagon, IDENTITY, hexagon, IDENTITY)
     assert math.isclose(m.depth, expected, rel_tol=1e-14)
-    assert math.isclose(pb.sat_query(pentagon, IDENTITY, hexagon, IDENTITY).depth,
+    assert math.isclose(sat_query(pentagon, IDENTITY, hexagon, IDENTITY).depth,
                         expected, rel_tol=1e-14)
     assert math.isclose(pb.penetration(pentagon, IDENTITY, hexagon, IDENTITY).depth,
                         expected, rel_tol=1e-14)
@@ -188,7 +191,7 @@ def test_two_boxes_clipped_to_two_points():
     np.testing.assert_array_equal(m.points, [[8.0, 4.5], [12.0, 4.5]])
     # Reference edge 0 of A runs from vertex 0 (8, 4) to 1 (14, 4); the incident edge of B
     # is its top, edge 2, from vertex 2 (12, 5) to 3 (4, 5).
-    assert [pb.feature_parts(f) for f in m.features] == [(0, 6), (2, 4)]
+    assert [feature_parts(f) for f in m.features] == [(0, 6), (2, 4)]
 
 
 def test_clipping_step_by_step():
@@ -281,7 +284,7 @@ def test_grid_of_exact_contacts_never_gives_nan():
     pairs (depth 0) are reported, not dropped."""
     shapes = [Polygon.box(0.5, 0.5), Polygon.box(1.0, 0.25), Polygon([(0, 0), (1, 0), (0, 1)]),
               Circle(0.5)]
-    table = pb.ShapeTable()
+    table = ShapeTable()
     origins, angles = [], []
     for shape in shapes:
         for x in (0.0, 0.5, 1.0, 1.5):
@@ -301,7 +304,7 @@ def test_grid_of_exact_contacts_never_gives_nan():
     # Exactly touching pairs are among them: a unit box at x = 0 and one at x = 1, unturned
     # (turned by π/2, cos and sin round, and the faces end up 1e-17 m apart or overlapping).
     exact = [row for row, (a, b) in enumerate(pairs)
-             if table.shapes[a] is shapes[0] and table.shapes[b] is shapes[0]
+             if table.shape(a) is shapes[0] and table.shape(b) is shapes[0]
              and origins[a] == (0.0, 0.0) and origins[b] == (1.0, 0.0)
              and angles[a] == angles[b] == 0.0]
     assert exact and all(contacts.point_counts[row] == 2 for row in exact)

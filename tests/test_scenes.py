@@ -8,15 +8,16 @@ import numpy as np
 import pytest
 
 from physbook import scenes
-from physbook.materials import mix_friction, mix_restitution
-from physbook.world import STATIC, World
+from physbook.dynamics.materials import mix_friction, mix_restitution
+from physbook.kinds import STATIC
+from physbook.world import World
 
 
 def test_bounce_apexes_match_r_plus_h_times_e_to_the_2n():
     scene = scenes.bounce()
     ball = scene.bodies["ball"]
     recording = scene.run()
-    heights = recording.centers[:, ball.index, 1]
+    heights = recording.centers[:, ball.row, 1]
     measured = scenes.apex_heights(heights, 4)
     expected = scenes.bounce_apexes(10.0, 0.5, 0.5, 4)
     np.testing.assert_allclose(expected, [2.875, 1.09375, 0.6484375, 0.537109375])
@@ -28,7 +29,7 @@ def test_bounce_apexes_match_r_plus_h_times_e_to_the_2n():
 
 def test_ramp_boxes_stick_or_slide_as_coulomb_says():
     scene = scenes.ramp()
-    indices = [box.index for box in scene.bodies["boxes"]]
+    indices = [box.row for box in scene.bodies["boxes"]]
     recording = scene.run()
     along = recording.centers[:, indices] @ scene.params["direction"]
     slides, accelerations = scenes.ramp_motion(along, scene.dt, slide_threshold=0.5)
@@ -46,9 +47,9 @@ def test_ramp_boxes_stick_or_slide_as_coulomb_says():
 def test_scene_materials_mix_to_the_pair_values():
     scene = scenes.ramp()
     world = scene.world
-    ramp_row = scene.bodies["ramp"].index
+    ramp_row = scene.bodies["ramp"].row
     for box, pair in zip(scene.bodies["boxes"], scene.params["frictions"], strict=True):
-        mixed = mix_friction(world.frictions[ramp_row], world.frictions[box.index])
+        mixed = mix_friction(world.frictions[ramp_row], world.frictions[box.row])
         assert mixed == pytest.approx(pair, abs=1e-12)
     bounce = scenes.bounce().world
     assert mix_restitution(bounce.restitutions[0], bounce.restitutions[1]) == 0.5
@@ -68,12 +69,12 @@ def test_pyramid_geometry():
     scene = scenes.pyramid(20)
     boxes = scene.bodies["boxes"]
     assert len(boxes) == 210 and scene.steps == 600 and scene.name == "pyramid-20"
-    centers = scene.world.centers[[box.index for box in boxes]]
+    centers = scene.world.centers[[box.row for box in boxes]]
     assert centers[:, 1].min() == 0.5 and centers[:, 1].max() == 19.5
     bottom = np.sort(centers[centers[:, 1] == 0.5, 0])
     np.testing.assert_array_equal(np.diff(bottom), np.ones(19))  # exactly touching
     np.testing.assert_allclose(bottom[[0, -1]], [-9.5, 9.5])
-    assert scene.world.kinds[scene.bodies["ground"].index] == STATIC
+    assert scene.world.kinds[scene.bodies["ground"].row] == STATIC
     with pytest.raises(ValueError, match="base"):
         scenes.pyramid(0)
     with pytest.raises(ValueError, match="frictions"):
@@ -107,7 +108,7 @@ def test_small_rain_runs_10000_steps_without_nan_or_escape():
     # A quarter of a row per layer: 120 circles keep the 10 000 steps a few seconds long.
     scene = scenes.rain(120)
     world = scene.world
-    indices = [body.index for body in scene.bodies["circles"]]
+    indices = [body.row for body in scene.bodies["circles"]]
     for _ in range(10_000):
         world.step(scene.dt)
     assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()
@@ -119,7 +120,7 @@ def test_small_rain_runs_10000_steps_without_nan_or_escape():
 def test_full_rain_runs_without_nan_or_escape():
     scene = scenes.rain(1000)
     world = scene.world
-    indices = [body.index for body in scene.bodies["circles"]]
+    indices = [body.row for body in scene.bodies["circles"]]
     for _ in range(300):
         world.step(scene.dt)
     assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()

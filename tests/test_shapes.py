@@ -17,7 +17,6 @@ from hypothesis.extra.numpy import arrays
 from scipy.spatial import ConvexHull, Delaunay
 
 import physbook as pb
-from physbook.shapes import CIRCLE, POLYGON
 
 
 def hull_points(points: np.ndarray) -> np.ndarray | None:
@@ -325,38 +324,3 @@ def test_support_rejects_zero_or_bad_direction():
             shape.support((0.0, 0.0))
         with pytest.raises(ValueError, match="direction"):
             shape.support((math.nan, 1.0))
-
-
-# --- the shape table --------------------------------------------------------------------------
-
-
-def test_shape_table_packs_and_rebuilds():
-    shapes = [pb.Polygon.box(1, 1), pb.Circle(0.5, (1, 2)), pb.Polygon.regular(5, 1),
-              pb.Circle(0.25), pb.Polygon.regular(7, 2)]
-    owners = [0, 0, 1, 2, 2]
-    table = pb.ShapeTable(capacity=1)
-    for shape, owner in zip(shapes, owners, strict=True):
-        table.append(shape, owner)
-    assert table.count == 5 and table.vertex_total == 4 + 1 + 5 + 1 + 7
-    np.testing.assert_array_equal(table.kind, [POLYGON, CIRCLE, POLYGON, CIRCLE, POLYGON])
-    np.testing.assert_array_equal(table.radius, [0, 0.5, 0, 0.25, 0])
-    np.testing.assert_array_equal(table.vertex_start, [0, 4, 5, 10, 11])
-    np.testing.assert_array_equal(table.vertices[4], [1, 2])
-    np.testing.assert_array_equal(table.vertices[11:18], shapes[4].vertices)
-
-    # Drop body 1 (shape 2): body 2 becomes body 1.
-    table.rebuild(np.array(owners) != 1, body_map=[0, -1, 1])
-    assert table.count == 4 and table.shapes == [shapes[0], shapes[1], shapes[3], shapes[4]]
-    np.testing.assert_array_equal(table.body, [0, 0, 1, 1])
-    np.testing.assert_array_equal(table.vertex_start, [0, 4, 5, 6])
-    np.testing.assert_array_equal(table.vertices[6:13], shapes[4].vertices)
-    np.testing.assert_array_equal(table.normals[6:13], shapes[4].normals)
-    np.testing.assert_array_equal(table.vertices[:4], shapes[0].vertices)
-    assert table.vertex_total == 13
-
-    with pytest.raises(TypeError, match="shape"):
-        table.append("box", 0)
-    with pytest.raises(ValueError, match="keep"):
-        table.rebuild([True], [0, 1])
-    table.rebuild(np.zeros(4, bool), [0, 0])
-    assert table.count == 0 and table.vertex_total == 0

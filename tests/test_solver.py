@@ -8,9 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from physbook.materials import Material
-from physbook.shapes import Circle, Polygon
-from physbook.solver import SOLVERS, ImpulseSolver, contact_solver
+from physbook.dynamics.impulse_solver import ImpulseSolver
+from physbook.dynamics.materials import Material
+from physbook.dynamics.solvers import SOLVERS, contact_solver
+from physbook.geometry.shapes import Circle, Polygon
 from physbook.world import World
 
 DT = 1.0 / 60.0
@@ -27,9 +28,10 @@ def angular_momentum(world: World) -> float:
     return float(orbital.sum() + (world.inertias * world.angular_velocities).sum())
 
 
-def off_centre_world(percent: float) -> World:
+def off_centre_world(correction_fraction: float) -> World:
     """Zero gravity: a heavy box hit off centre by a light spinning box and a circle."""
-    world = World(gravity=(0.0, 0.0), solver=ImpulseSolver(percent=percent))
+    world = World(gravity=(0.0, 0.0),
+                  solver=ImpulseSolver(correction_fraction=correction_fraction))
     rough = Material(density=2.0, restitution=0.4, friction=0.5)
     light = Material(density=0.7, restitution=0.4, friction=0.5)
     world.add_body(Polygon.box(1.0, 0.5), position=(0.0, 0.0), angle=0.1, material=rough)
@@ -40,7 +42,7 @@ def off_centre_world(percent: float) -> World:
 
 
 def test_off_centre_collision_conserves_linear_momentum():
-    world = off_centre_world(percent=0.4)
+    world = off_centre_world(correction_fraction=0.4)
     before = momentum(world)
     touched = 0
     for _ in range(90):
@@ -53,7 +55,7 @@ def test_off_centre_collision_conserves_linear_momentum():
 
 
 def test_angular_momentum_conserved_without_positional_correction():
-    world = off_centre_world(percent=0.0)
+    world = off_centre_world(correction_fraction=0.0)
     before = angular_momentum(world)
     for _ in range(90):
         world.step(DT)
@@ -63,7 +65,7 @@ def test_angular_momentum_conserved_without_positional_correction():
 def test_positional_correction_moves_angular_momentum():
     # The correction shifts the centres along n without touching the velocities, which
     # changes Σ c × m·v: with it, angular momentum about the origin is not conserved.
-    world = off_centre_world(percent=0.8)
+    world = off_centre_world(correction_fraction=0.8)
     before = angular_momentum(world)
     for _ in range(90):
         world.step(DT)
@@ -86,7 +88,7 @@ def test_elastic_head_on_collision_of_equal_circles_swaps_velocities():
 
 def test_one_collision_matches_the_impulse_formula():
     """An independent evaluation of j = −(1 + e)·v_n / K for one off-centre impact."""
-    world = World(gravity=(0.0, 0.0), solver=ImpulseSolver(iterations=1, percent=0.0))
+    world = World(gravity=(0.0, 0.0), solver=ImpulseSolver(iterations=1, correction_fraction=0.0))
     material = Material(density=1.5, restitution=0.6, friction=0.0)
     box = world.add_body(Polygon.box(0.5, 0.5), position=(0.0, 0.0), angle=0.2,
                          velocity=(0.5, 0.0), angular_velocity=-1.0, material=material)
@@ -122,7 +124,7 @@ def test_one_collision_matches_the_impulse_formula():
     np.testing.assert_allclose(world.velocities[b], velocities[b] + j * n / masses[b],
                                rtol=1e-12)
     assert world.angular_velocities[b] == pytest.approx(omegas[b] + rb_n * j / inertias[b])
-    assert box.index == a and ball.index == b
+    assert box.row == a and ball.row == b
 
 
 def test_slow_impacts_do_not_bounce():
@@ -210,9 +212,9 @@ class RecordingSolver:
         self.inner = ImpulseSolver()
         self.carried = []
 
-    def solve(self, world, contacts, dt):
+    def solve(self, contacts, bodies, dt):
         self.carried.append((contacts.features.copy(), contacts.normal_impulses.copy()))
-        self.inner.solve(world, contacts, dt)
+        self.inner.solve(contacts, bodies, dt)
 
 
 def test_contacts_carry_their_impulses_to_the_next_step():
@@ -230,7 +232,7 @@ def test_contacts_carry_their_impulses_to_the_next_step():
     assert solver.carried[0][1].tolist() == [[0.0, 0.0]], "a new contact starts at zero"
 
 
-def test_removing_a_body_forgets_contacts_safely():
+def test_removing_a_body_drops_its_contacts_safely():
     world = World()
     world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
     first = world.add_body(Circle(0.5), position=(-1.0, 0.5))
@@ -247,8 +249,8 @@ def test_solver_settings_are_validated():
         ImpulseSolver(iterations=0)
     with pytest.raises(TypeError, match="iterations"):
         ImpulseSolver(iterations=2.5)
-    with pytest.raises(ValueError, match="percent"):
-        ImpulseSolver(percent=1.5)
+    with pytest.raises(ValueError, match="correction_fraction"):
+        ImpulseSolver(correction_fraction=1.5)
     with pytest.raises(ValueError, match="slop"):
         ImpulseSolver(slop=-0.01)
     with pytest.raises(ValueError, match="restitution_threshold"):
@@ -285,39 +287,3 @@ def test_many_bodies_in_zero_gravity_conserve_momentum():
         hits += world.contacts.count
     assert hits > 50
     np.testing.assert_allclose(momentum(world), before, atol=1e-9 * scale)
-
-
-def test_contact_table_matches_points_by_pair_and_feature():
-    """Contacts.update on hand-made narrow-phase rows: matched points keep their impulses."""
-    from physbook.contacts import Contacts
-    from physbook.manifold import ContactArrays
-    from physbook.materials import mix_friction, mix_restitution
-
-    def arrays(counts, features):
-        count = len(counts)
-        normals = np.tile([0.0, 1.0], (count, 1))
-        return ContactArrays(np.array(counts), normals, np.zeros((count, 2, 2)),
-                             np.full((count, 2), 0.01), np.array(features))
-
-    shape_body = np.array([0, 1, 2, 3])
-    restitutions = np.array([0.2, 0.5, 0.8, 0.1])
-    frictions = np.array([0.4, 0.9, 0.1, 0.0])
-    contacts = Contacts()
-    pairs = np.array([[0, 1], [0, 2], [1, 2]])
-    contacts.update(pairs, arrays([2, 0, 1], [[3, 5], [0, 0], [7, 0]]), shape_body,
-                    restitutions, frictions, mix_restitution, mix_friction)
-    np.testing.assert_array_equal(contacts.pairs, [[0, 1], [1, 2]])  # the untouched pair goes
-    np.testing.assert_allclose(contacts.restitutions, [0.2, 0.5])
-    np.testing.assert_allclose(contacts.frictions, [math.sqrt(0.36), math.sqrt(0.09)])
-    contacts.normal_impulses[:] = [[1.0, 2.0], [3.0, 0.0]]
-    contacts.tangent_impulses[:] = [[-1.0, -2.0], [-3.0, 0.0]]
-    # Next step: (0, 1) keeps feature 5 (now first) and gains 9; (1, 2) changes feature;
-    # (1, 3) is new.
-    pairs = np.array([[0, 1], [1, 2], [1, 3]])
-    contacts.update(pairs, arrays([2, 1, 1], [[5, 9], [8, 0], [7, 0]]), shape_body,
-                    restitutions, frictions, mix_restitution, mix_friction)
-    np.testing.assert_array_equal(contacts.normal_impulses, [[2.0, 0.0], [0.0, 0.0],
-                                                             [0.0, 0.0]])
-    np.testing.assert_array_equal(contacts.tangent_impulses[0], [-2.0, 0.0])
-    np.testing.assert_array_equal(contacts.bodies, [[0, 1], [1, 2], [1, 3]])
-    assert contacts.point_total == 4 and len(contacts) == 3

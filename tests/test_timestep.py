@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from physbook.integrate import symplectic_euler_step
-from physbook.timestep import STEP_TOLERANCE, FixedTimestep, interpolate, step_schedule
+from physbook.constants import STEP_TOLERANCE
+from physbook.vecmath.integrate import symplectic_euler_step
+from physbook.vecmath.timestep import FixedTimestep, interpolate, step_schedule
 
 
 def test_steady_60_hz_takes_one_step_per_frame():

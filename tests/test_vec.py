@@ -1,4 +1,4 @@
-"""physbook.vec against independent oracles: numpy's 3D cross product, complex arithmetic,
+"""physbook.vecmath.vec against independent oracles: numpy's 3D cross product, complex arithmetic,
 dense sampling, and the definitions of distance."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import physbook as pb
-from physbook import vec
+from physbook import constants
+from physbook.vecmath import vec
 
 coordinate = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
 vector2 = st.tuples(coordinate, coordinate).map(np.array)
@@ -40,10 +41,10 @@ def to3(v: np.ndarray) -> np.ndarray:
 
 
 def test_dot_matches_numpy_on_single_and_batch():
-    assert pb.dot([3.0, 1.0], [1.0, 2.0]) == 5.0
-    np.testing.assert_allclose(pb.dot(A, B), np.einsum("ij,ij->i", A, B))
-    np.testing.assert_allclose(pb.dot(A, B[0]), A @ B[0])  # a batch against one vector
-    assert pb.dot(A, B).shape == (8,)
+    assert vec.dot([3.0, 1.0], [1.0, 2.0]) == 5.0
+    np.testing.assert_allclose(vec.dot(A, B), np.einsum("ij,ij->i", A, B))
+    np.testing.assert_allclose(vec.dot(A, B[0]), A @ B[0])  # a batch against one vector
+    assert vec.dot(A, B).shape == (8,)
 
 
 @settings(max_examples=60)
@@ -51,20 +52,20 @@ def test_dot_matches_numpy_on_single_and_batch():
 def test_dot_is_product_of_lengths_and_cosine(r1, r2, t1, t2):
     a = r1 * np.array([math.cos(t1), math.sin(t1)])
     b = r2 * np.array([math.cos(t2), math.sin(t2)])
-    assert pb.dot(a, b) == pytest.approx(r1 * r2 * math.cos(t2 - t1), abs=1e-9)
+    assert vec.dot(a, b) == pytest.approx(r1 * r2 * math.cos(t2 - t1), abs=1e-9)
 
 
 def test_cross_is_z_of_numpy_3d_cross():
-    assert pb.cross([3.0, 1.0], [1.0, 2.0]) == 5.0
-    np.testing.assert_allclose(pb.cross(A, B), np.cross(to3(A), to3(B))[:, 2])
-    np.testing.assert_allclose(pb.cross(A[0], B), np.cross(to3(A[0]), to3(B))[:, 2])
+    assert vec.cross([3.0, 1.0], [1.0, 2.0]) == 5.0
+    np.testing.assert_allclose(vec.cross(A, B), np.cross(to3(A), to3(B))[:, 2])
+    np.testing.assert_allclose(vec.cross(A[0], B), np.cross(to3(A[0]), to3(B))[:, 2])
 
 
 @settings(max_examples=60)
 @given(vector2, vector2)
 def test_cross_sign_is_orientation_and_size_is_area(a, b):
-    value = pb.cross(a, b)
-    assert value == pytest.approx(-pb.cross(b, a), abs=1e-9)
+    value = vec.cross(a, b)
+    assert value == pytest.approx(-vec.cross(b, a), abs=1e-9)
     # |a × b| = |a|·|b|·|sin θ|, with θ from complex division (an independent route).
     za, zb = complex(*a), complex(*b)
     if za != 0 and zb != 0:
@@ -75,13 +76,13 @@ def test_cross_sign_is_orientation_and_size_is_area(a, b):
 def test_cross_scalar_vector_matches_numpy_3d_cross():
     omega = RNG.uniform(-3, 3, 8)
     expected = np.cross(np.column_stack([np.zeros(8), np.zeros(8), omega]), to3(A))[:, :2]
-    np.testing.assert_allclose(pb.cross_scalar_vector(omega, A), expected)
+    np.testing.assert_allclose(vec.cross_scalar_vector(omega, A), expected)
     np.testing.assert_allclose(
-        pb.cross_scalar_vector(2.0, [1.0, 3.0]), np.cross([0, 0, 2.0], [1.0, 3.0, 0])[:2]
+        vec.cross_scalar_vector(2.0, [1.0, 3.0]), np.cross([0, 0, 2.0], [1.0, 3.0, 0])[:2]
     )
     # N scalars against one vector give N vectors.
     np.testing.assert_allclose(
-        pb.cross_scalar_vector(omega, A[0]), np.cross(np.c_[0 * omega, 0 * omega, omega],
+        vec.cross_scalar_vector(omega, A[0]), np.cross(np.c_[0 * omega, 0 * omega, omega],
                                                       to3(A[0]))[:, :2]
     )
 
@@ -89,8 +90,9 @@ def test_cross_scalar_vector_matches_numpy_3d_cross():
 def test_cross_vector_scalar_matches_numpy_3d_cross():
     omega = RNG.uniform(-3, 3, 8)
     expected = np.cross(to3(A), np.column_stack([np.zeros(8), np.zeros(8), omega]))[:, :2]
-    np.testing.assert_allclose(pb.cross_vector_scalar(A, omega), expected)
-    np.testing.assert_allclose(pb.cross_vector_scalar(A, omega), -pb.cross_scalar_vector(omega, A))
+    np.testing.assert_allclose(vec.cross_vector_scalar(A, omega), expected)
+    np.testing.assert_allclose(vec.cross_vector_scalar(A, omega),
+                               -vec.cross_scalar_vector(omega, A))
 
 
 def test_spinning_point_velocity_is_perpendicular_with_speed_omega_r():
@@ -98,63 +100,63 @@ def test_spinning_point_velocity_is_perpendicular_with_speed_omega_r():
     # is at rest and the top moves at 4 m/s (rolling without slipping).
     centre_velocity = np.array([2.0, 0.0])
     arms = np.array([[0.0, -0.5], [0.0, 0.5]])
-    velocities = centre_velocity + pb.cross_scalar_vector(-4.0, arms)
+    velocities = centre_velocity + vec.cross_scalar_vector(-4.0, arms)
     np.testing.assert_allclose(velocities, [[0.0, 0.0], [4.0, 0.0]], atol=1e-15)
-    np.testing.assert_allclose(pb.dot(pb.cross_scalar_vector(3.0, A), A), 0.0, atol=1e-12)
-    np.testing.assert_allclose(pb.length(pb.cross_scalar_vector(3.0, A)), 3.0 * pb.length(A))
+    np.testing.assert_allclose(vec.dot(vec.cross_scalar_vector(3.0, A), A), 0.0, atol=1e-12)
+    np.testing.assert_allclose(vec.length(vec.cross_scalar_vector(3.0, A)), 3.0 * vec.length(A))
 
 
 def test_perp_is_multiplication_by_i():
-    np.testing.assert_allclose(pb.perp(A), from_complex(1j * as_complex(A)))
-    np.testing.assert_array_equal(pb.perp([2.0, 0.0]), [0.0, 2.0])
-    np.testing.assert_allclose(pb.perp(pb.perp(A)), -A)
+    np.testing.assert_allclose(vec.perp(A), from_complex(1j * as_complex(A)))
+    np.testing.assert_array_equal(vec.perp([2.0, 0.0]), [0.0, 2.0])
+    np.testing.assert_allclose(vec.perp(vec.perp(A)), -A)
 
 
 # --- length and normalize --------------------------------------------------------------
 
 
 def test_length_matches_complex_abs_and_does_not_overflow():
-    np.testing.assert_allclose(pb.length(A), np.abs(as_complex(A)))
-    assert pb.length([3.0, 4.0]) == 5.0
-    assert pb.length([3e200, 4e200]) == pytest.approx(5e200)  # x² alone would overflow
-    assert pb.length([3e-200, 4e-200]) == pytest.approx(5e-200)  # x² alone would underflow
+    np.testing.assert_allclose(vec.length(A), np.abs(as_complex(A)))
+    assert vec.length([3.0, 4.0]) == 5.0
+    assert vec.length([3e200, 4e200]) == pytest.approx(5e200)  # x² alone would overflow
+    assert vec.length([3e-200, 4e-200]) == pytest.approx(5e-200)  # x² alone would underflow
 
 
 @settings(max_examples=60)
 @given(batch)
 def test_normalize_gives_unit_vectors_in_the_same_direction(v):
-    nonzero = np.hypot(v[:, 0], v[:, 1]) >= vec.ZERO_LENGTH
-    unit = pb.normalize(v, fallback=(0.0, 1.0))
+    nonzero = np.hypot(v[:, 0], v[:, 1]) >= constants.ZERO_LENGTH
+    unit = vec.normalize(v, fallback=(0.0, 1.0))
     assert unit.shape == v.shape
-    np.testing.assert_allclose(pb.length(unit), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(vec.length(unit), 1.0, rtol=1e-12)
     z = as_complex(v[nonzero])
     np.testing.assert_allclose(as_complex(unit[nonzero]), z / np.abs(z), atol=1e-12)
     np.testing.assert_array_equal(unit[~nonzero], np.tile([0.0, 1.0], (int((~nonzero).sum()), 1)))
 
 
 def test_normalize_single_vector_and_extreme_sizes():
-    np.testing.assert_allclose(pb.normalize([3.0, 4.0]), [0.6, 0.8])
-    np.testing.assert_allclose(pb.normalize([1.5e308, 1.5e308]), [0.5**0.5, 0.5**0.5])
-    np.testing.assert_allclose(pb.normalize([0.0, -1e-11]), [0.0, -1.0])
+    np.testing.assert_allclose(vec.normalize([3.0, 4.0]), [0.6, 0.8])
+    np.testing.assert_allclose(vec.normalize([1.5e308, 1.5e308]), [0.5**0.5, 0.5**0.5])
+    np.testing.assert_allclose(vec.normalize([0.0, -1e-11]), [0.0, -1.0])
 
 
 def test_normalize_zero_vector_needs_a_fallback():
     with pytest.raises(ValueError, match="non-zero"):
-        pb.normalize([0.0, 0.0])
+        vec.normalize([0.0, 0.0])
     with pytest.raises(ValueError, match="non-zero"):
-        pb.normalize([[1.0, 0.0], [0.0, 0.0]])
+        vec.normalize([[1.0, 0.0], [0.0, 0.0]])
     with pytest.raises(ValueError, match="non-zero"):
-        pb.normalize([vec.ZERO_LENGTH / 2, 0.0])
-    np.testing.assert_array_equal(pb.normalize([0.0, 0.0], fallback=(1.0, 0.0)), [1.0, 0.0])
-    out = pb.normalize([[0.0, 0.0], [0.0, 2.0]], fallback=(1.0, 0.0))
+        vec.normalize([constants.ZERO_LENGTH / 2, 0.0])
+    np.testing.assert_array_equal(vec.normalize([0.0, 0.0], fallback=(1.0, 0.0)), [1.0, 0.0])
+    out = vec.normalize([[0.0, 0.0], [0.0, 2.0]], fallback=(1.0, 0.0))
     np.testing.assert_array_equal(out, [[1.0, 0.0], [0.0, 1.0]])
 
 
 def test_normalize_checks_the_fallback_even_when_unused():
     with pytest.raises(ValueError, match="fallback"):
-        pb.normalize([1.0, 0.0], fallback=(np.nan, 0.0))
+        vec.normalize([1.0, 0.0], fallback=(np.nan, 0.0))
     with pytest.raises(ValueError, match="fallback"):
-        pb.normalize([1.0, 0.0], fallback=(1.0, 0.0, 0.0))
+        vec.normalize([1.0, 0.0], fallback=(1.0, 0.0, 0.0))
 
 
 # --- rotation --------------------------------------------------------------------------
@@ -163,26 +165,26 @@ def test_normalize_checks_the_fallback_even_when_unused():
 @settings(max_examples=60)
 @given(angle, angle)
 def test_rotation_matrix_is_orthonormal_and_composes(alpha, beta):
-    r = pb.rotation_matrix(alpha)
+    r = vec.rotation_matrix(alpha)
     np.testing.assert_allclose(r @ r.T, np.eye(2), atol=1e-12)
     assert np.linalg.det(r) == pytest.approx(1.0)
     np.testing.assert_allclose(
-        pb.rotation_matrix(alpha) @ pb.rotation_matrix(beta),
-        pb.rotation_matrix(alpha + beta), atol=1e-12,
+        vec.rotation_matrix(alpha) @ vec.rotation_matrix(beta),
+        vec.rotation_matrix(alpha + beta), atol=1e-12,
     )
-    np.testing.assert_allclose(pb.rotation_matrix(-alpha), r.T, atol=1e-15)
+    np.testing.assert_allclose(vec.rotation_matrix(-alpha), r.T, atol=1e-15)
 
 
 @settings(max_examples=60)
 @given(batch, angle)
 def test_rotate_matches_complex_multiplication(v, theta):
     expected = from_complex(as_complex(v) * np.exp(1j * theta))
-    np.testing.assert_allclose(pb.rotate(v, theta), expected.reshape(v.shape), atol=1e-9)
+    np.testing.assert_allclose(vec.rotate(v, theta), expected.reshape(v.shape), atol=1e-9)
 
 
 def test_rotate_single_vector_quarter_turn():
-    np.testing.assert_allclose(pb.rotate([1.0, 0.0], np.pi / 2), [0.0, 1.0], atol=1e-15)
-    np.testing.assert_allclose(pb.rotate(A, np.pi / 2), pb.perp(A), atol=1e-12)
+    np.testing.assert_allclose(vec.rotate([1.0, 0.0], np.pi / 2), [0.0, 1.0], atol=1e-15)
+    np.testing.assert_allclose(vec.rotate(A, np.pi / 2), vec.perp(A), atol=1e-12)
 
 
 # --- Transform -------------------------------------------------------------------------
@@ -219,7 +221,7 @@ def test_transform_single_point_and_directions():
     # Directions turn but do not move.
     np.testing.assert_allclose(t.rotate_to_world([1.0, 0.0]), [0.0, 1.0], atol=1e-15)
     np.testing.assert_allclose(t.rotate_to_local([0.0, 1.0]), [1.0, 0.0], atol=1e-15)
-    np.testing.assert_allclose(t.rotation, pb.rotation_matrix(np.pi / 2))
+    np.testing.assert_allclose(t.rotation, vec.rotation_matrix(np.pi / 2))
     assert repr(t) == "Transform(position=(3, 2), angle=1.5708)"
     identity = pb.Transform()
     np.testing.assert_array_equal(identity.to_world(A), A)
@@ -242,7 +244,7 @@ def test_transform_is_immutable_and_does_not_freeze_the_callers_array():
 
 
 def test_line_normalizes_its_equation():
-    line = pb.Line((0.0, 2.0), 4.0)  # 2y = 4 is the line y = 2
+    line = vec.Line((0.0, 2.0), 4.0)  # 2y = 4 is the line y = 2
     np.testing.assert_array_equal(line.normal, [0.0, 1.0])
     assert line.offset == 2.0
     assert line.signed_distance([7.0, 5.0]) == 3.0
@@ -255,7 +257,7 @@ def test_line_through_puts_the_normal_on_the_right_outward_for_ccw():
     outward = [[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]]
     centre = square.mean(axis=0)
     for i in range(4):
-        line = pb.Line.through(square[i], square[(i + 1) % 4])
+        line = vec.Line.through(square[i], square[(i + 1) % 4])
         np.testing.assert_allclose(line.normal, outward[i], atol=1e-15)
         assert line.signed_distance(centre) == pytest.approx(-0.5)
         np.testing.assert_allclose(line.signed_distance(square[[i, (i + 1) % 4]]), 0, atol=1e-15)
@@ -267,7 +269,7 @@ def test_signed_distance_matches_the_cross_product_formula(a, b, points):
     d = b - a
     if np.hypot(*d) < 1e-3:
         return
-    line = pb.Line.through(a, b)
+    line = vec.Line.through(a, b)
     # Distance from the area of the parallelogram: |d × (p − a)| / |d|; right of a→b is +.
     expected = -np.cross(to3(d), to3(points - a))[..., 2] / np.hypot(*d)
     np.testing.assert_allclose(line.signed_distance(points), expected, atol=1e-7)
@@ -278,7 +280,7 @@ def test_signed_distance_matches_the_cross_product_formula(a, b, points):
 
 
 def test_side_single_point_is_int_and_tolerance_widens_zero():
-    line = pb.Line((1.0, 0.0), 0.0)
+    line = vec.Line((1.0, 0.0), 0.0)
     assert isinstance(line.side([0.5, 3.0]), int)
     assert line.side([0.05, 0.0], tolerance=0.1) == 0
     assert line.side([-0.2, 0.0], tolerance=0.1) == -1
@@ -290,7 +292,7 @@ def test_side_single_point_is_int_and_tolerance_widens_zero():
 def test_project_is_the_closest_point_of_the_line(a, b, p):
     if np.hypot(*(b - a)) < 1e-2:
         return
-    line = pb.Line.through(a, b)
+    line = vec.Line.through(a, b)
     foot = line.project(p)
     assert line.signed_distance(foot) == pytest.approx(0.0, abs=1e-7)
     # Dense samples along the line are never closer than the projection.
@@ -302,7 +304,7 @@ def test_project_is_the_closest_point_of_the_line(a, b, p):
 
 
 def test_project_batch_shape():
-    line = pb.Line((0.0, 1.0), 1.0)
+    line = vec.Line((0.0, 1.0), 1.0)
     np.testing.assert_allclose(line.project([[2.0, 5.0], [3.0, -1.0]]), [[2.0, 1.0], [3.0, 1.0]])
 
 
@@ -311,23 +313,23 @@ def test_project_batch_shape():
 
 def test_closest_point_on_segment_examples():
     a, b = (0.0, 0.0), (4.0, 0.0)
-    np.testing.assert_allclose(pb.closest_point_on_segment([1.0, 2.0], a, b), [1.0, 0.0])
-    np.testing.assert_allclose(pb.closest_point_on_segment([-2.0, 1.0], a, b), [0.0, 0.0])
-    np.testing.assert_allclose(pb.closest_point_on_segment([6.0, -1.0], a, b), [4.0, 0.0])
-    out = pb.closest_point_on_segment([[1.0, 2.0], [-2.0, 1.0]], a, b)
+    np.testing.assert_allclose(vec.closest_point_on_segment([1.0, 2.0], a, b), [1.0, 0.0])
+    np.testing.assert_allclose(vec.closest_point_on_segment([-2.0, 1.0], a, b), [0.0, 0.0])
+    np.testing.assert_allclose(vec.closest_point_on_segment([6.0, -1.0], a, b), [4.0, 0.0])
+    out = vec.closest_point_on_segment([[1.0, 2.0], [-2.0, 1.0]], a, b)
     np.testing.assert_allclose(out, [[1.0, 0.0], [0.0, 0.0]])
 
 
 @settings(max_examples=60)
 @given(batch, vector2, vector2)
 def test_closest_point_on_segment_matches_dense_sampling(points, a, b):
-    closest = pb.closest_point_on_segment(points, a, b)
+    closest = vec.closest_point_on_segment(points, a, b)
     t = np.linspace(0.0, 1.0, 4001)[:, None]
     samples = a + t * (b - a)
     step = np.hypot(*(b - a)) / 4000
     for p, c in zip(points, closest, strict=True):
         # c lies on the segment ...
-        assert abs(pb.cross(b - a, c - a)) <= 1e-6 * (1 + np.hypot(*(b - a)) ** 2)
+        assert abs(vec.cross(b - a, c - a)) <= 1e-6 * (1 + np.hypot(*(b - a)) ** 2)
         # ... and no sample is closer by more than the sampling step.
         best = np.min(np.hypot(*(samples - p).T))
         assert np.hypot(*(c - p)) <= best + 1e-9
@@ -335,7 +337,7 @@ def test_closest_point_on_segment_matches_dense_sampling(points, a, b):
 
 
 def test_closest_point_on_zero_length_segment_is_its_point():
-    out = pb.closest_point_on_segment([[1.0, 2.0], [3.0, 4.0]], (1.0, 1.0), (1.0, 1.0))
+    out = vec.closest_point_on_segment([[1.0, 2.0], [3.0, 4.0]], (1.0, 1.0), (1.0, 1.0))
     np.testing.assert_array_equal(out, [[1.0, 1.0], [1.0, 1.0]])
     out[0, 0] = 7.0  # a fresh, writable array
 
@@ -359,18 +361,18 @@ BAD_VECTORS = [
 def test_every_function_rejects_bad_vectors(bad, error):
     good = np.array([1.0, 2.0])
     calls = [
-        lambda: pb.dot(bad, good), lambda: pb.dot(good, bad),
-        lambda: pb.cross(bad, good), lambda: pb.cross(good, bad),
-        lambda: pb.cross_scalar_vector(1.0, bad), lambda: pb.cross_vector_scalar(bad, 1.0),
-        lambda: pb.perp(bad), lambda: pb.length(bad), lambda: pb.normalize(bad),
-        lambda: pb.rotate(bad, 0.5), lambda: pb.Transform(bad, 0.5),
+        lambda: vec.dot(bad, good), lambda: vec.dot(good, bad),
+        lambda: vec.cross(bad, good), lambda: vec.cross(good, bad),
+        lambda: vec.cross_scalar_vector(1.0, bad), lambda: vec.cross_vector_scalar(bad, 1.0),
+        lambda: vec.perp(bad), lambda: vec.length(bad), lambda: vec.normalize(bad),
+        lambda: vec.rotate(bad, 0.5), lambda: pb.Transform(bad, 0.5),
         lambda: pb.Transform().to_world(bad), lambda: pb.Transform().to_local(bad),
         lambda: pb.Transform().rotate_to_world(bad), lambda: pb.Transform().rotate_to_local(bad),
-        lambda: pb.Line(bad, 1.0), lambda: pb.Line.through(bad, good),
-        lambda: pb.Line.through(good, bad), lambda: pb.Line(good, 0.0).signed_distance(bad),
-        lambda: pb.Line(good, 0.0).project(bad), lambda: pb.Line(good, 0.0).side(bad),
-        lambda: pb.closest_point_on_segment(bad, good, -good),
-        lambda: pb.closest_point_on_segment(good, bad, -good),
+        lambda: vec.Line(bad, 1.0), lambda: vec.Line.through(bad, good),
+        lambda: vec.Line.through(good, bad), lambda: vec.Line(good, 0.0).signed_distance(bad),
+        lambda: vec.Line(good, 0.0).project(bad), lambda: vec.Line(good, 0.0).side(bad),
+        lambda: vec.closest_point_on_segment(bad, good, -good),
+        lambda: vec.closest_point_on_segment(good, bad, -good),
     ]
     for call in calls:
         with pytest.raises(error):
@@ -380,45 +382,45 @@ def test_every_function_rejects_bad_vectors(bad, error):
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 def test_non_finite_angles_and_scalars_raise(bad):
     with pytest.raises(ValueError, match="angle"):
-        pb.rotation_matrix(bad)
+        vec.rotation_matrix(bad)
     with pytest.raises(ValueError, match="angle"):
-        pb.rotate([1.0, 0.0], bad)
+        vec.rotate([1.0, 0.0], bad)
     with pytest.raises(ValueError, match="angle"):
         pb.Transform((0.0, 0.0), bad)
     with pytest.raises(ValueError, match="offset"):
-        pb.Line((1.0, 0.0), bad)
+        vec.Line((1.0, 0.0), bad)
     with pytest.raises(ValueError, match="s must be finite"):
-        pb.cross_scalar_vector(bad, [1.0, 0.0])
+        vec.cross_scalar_vector(bad, [1.0, 0.0])
     with pytest.raises(ValueError, match="s must be finite"):
-        pb.cross_vector_scalar([1.0, 0.0], [1.0, bad])
+        vec.cross_vector_scalar([1.0, 0.0], [1.0, bad])
 
 
 def test_wrong_types_and_shapes_raise():
     with pytest.raises(TypeError, match="angle"):
-        pb.rotation_matrix("0.5")
+        vec.rotation_matrix("0.5")
     with pytest.raises(TypeError, match="angle"):
         pb.Transform((0.0, 0.0), True)
     with pytest.raises(ValueError, match="same length"):
-        pb.dot(np.ones((3, 2)), np.ones((4, 2)))
+        vec.dot(np.ones((3, 2)), np.ones((4, 2)))
     with pytest.raises(ValueError, match="same length"):
-        pb.cross(np.ones((3, 2)), np.ones((4, 2)))
+        vec.cross(np.ones((3, 2)), np.ones((4, 2)))
     with pytest.raises(ValueError, match="one value per vector"):
-        pb.cross_scalar_vector(np.ones(3), np.ones((4, 2)))
+        vec.cross_scalar_vector(np.ones(3), np.ones((4, 2)))
     with pytest.raises(ValueError, match="one value per vector"):
-        pb.cross_vector_scalar(np.ones((4, 2)), np.ones((4, 1)))
+        vec.cross_vector_scalar(np.ones((4, 2)), np.ones((4, 1)))
     with pytest.raises(TypeError):
         pb.Transform() @ np.eye(2)
     with pytest.raises(ValueError, match="tolerance"):
-        pb.Line((1.0, 0.0), 0.0).side([0.0, 0.0], tolerance=-1.0)
+        vec.Line((1.0, 0.0), 0.0).side([0.0, 0.0], tolerance=-1.0)
 
 
 @pytest.mark.filterwarnings("ignore:overflow encountered")
 def test_degenerate_lines_and_segments_raise():
     with pytest.raises(ValueError, match="non-zero"):
-        pb.Line((0.0, 0.0), 1.0)
+        vec.Line((0.0, 0.0), 1.0)
     with pytest.raises(ValueError, match="distinct"):
-        pb.Line.through((1.0, 1.0), (1.0, 1.0))
+        vec.Line.through((1.0, 1.0), (1.0, 1.0))
     with pytest.raises(ValueError, match="finite"):
-        pb.Line((1.5e308, 1.5e308), 0.0)
+        vec.Line((1.5e308, 1.5e308), 0.0)
     with pytest.raises(ValueError, match="too long"):
-        pb.closest_point_on_segment([0.0, 0.0], (-1e200, 0.0), (1e200, 0.0))
+        vec.closest_point_on_segment([0.0, 0.0], (-1e200, 0.0), (1e200, 0.0))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -19,6 +20,7 @@ from shapely.affinity import translate
 from shapely.geometry import Polygon as ShapelyPolygon
 
 import physbook as pb
+from physbook.constants import MAXIMUM_VERLET_POLYGON_VERTICES
 from physbook.verlet import (
     VerletContact,
     VerletWorld,
@@ -398,6 +400,23 @@ def test_factories_build_what_they_say():
     assert np.sum(world.boundary[hexagon.edges]) == 6
     triangle = world.add_triangle((0.0, 0.0), 2.0, 0.9)
     np.testing.assert_allclose(triangle.center, [0.0, 0.0], atol=1e-12)
+
+
+def test_add_polygon_judges_the_outline_as_polygon_does():
+    world = VerletWorld()
+    outline = [(0, 0), (0, 1), (0.5, 1), (1, 1), (1, 0)]  # clockwise, (0.5, 1) collinear
+    body = world.add_polygon(outline)
+    expected = pb.Polygon(outline).vertices
+    np.testing.assert_array_equal(world.positions[body.particles], expected)
+    np.testing.assert_array_equal(expected[0], outline[0])  # vertex 0 stays first
+    assert len(body.particles) == 4
+    for bad in ([(0, 0), (1, 0), (1, 0), (0, 1)], [(0, 0), (2, 2), (2, 0), (0, 2)]):
+        with pytest.raises(ValueError) as polygon_error:
+            pb.Polygon(bad)
+        with pytest.raises(ValueError, match=re.escape(str(polygon_error.value))):
+            world.add_polygon(bad)
+    with pytest.raises(ValueError, match=f"3 to {MAXIMUM_VERLET_POLYGON_VERTICES} vertices"):
+        world.add_regular_polygon((0.0, 0.0), 1.0, MAXIMUM_VERLET_POLYGON_VERTICES + 1)
 
 
 def test_arrays_grow_past_their_capacity():

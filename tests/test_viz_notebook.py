@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import physbook as pb
 from physbook import _jit
+from physbook.vecmath import vec
 from physbook.viz import notebook
 
 FRAME = re.compile(r"frames\[(\d+)\] = \"data:image")
@@ -216,8 +217,8 @@ def test_interact_turns_off_continuous_update_and_returns_nothing(monkeypatch):
 
 
 def test_show_source_shows_the_name_and_the_code():
-    html = pb.viz.show_source(pb.perp).data
-    assert "perp" in html and "physbook.vec" in html
+    html = pb.viz.show_source(vec.perp).data
+    assert "perp" in html and "physbook.vecmath.vec" in html
     # The highlighted code, with markup removed, holds the function's statements.
     text = re.sub(r"<[^>]+>", "", html).replace("&quot;", '"').replace("&#39;", "'")
     assert 'v = _check.points(v, "v")' in text

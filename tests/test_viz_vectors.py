@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import physbook as pb
+from physbook.vecmath import vec
 
 
 def shoelace_area(vertices: np.ndarray) -> float:
@@ -19,7 +20,7 @@ def shoelace_area(vertices: np.ndarray) -> float:
 
 def test_clip_square_in_half():
     square = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
-    line = pb.Line((1.0, 0.0), 0.5)  # x = 0.5, front is x > 0.5
+    line = vec.Line((1.0, 0.0), 0.5)  # x = 0.5, front is x > 0.5
     back = pb.viz.clip_to_halfspace(square, line, keep="back")
     front = pb.viz.clip_to_halfspace(square, line, keep="front")
     assert shoelace_area(back) == pytest.approx(1.0)
@@ -32,7 +33,7 @@ def test_clip_square_in_half():
 def test_clipped_areas_add_up_and_match_sampling(angle, offset):
     # A regular hexagon of radius 1, cut by a random line.
     hexagon = np.column_stack([np.cos(np.arange(6) * np.pi / 3), np.sin(np.arange(6) * np.pi / 3)])
-    line = pb.Line((np.cos(angle), np.sin(angle)), offset)
+    line = vec.Line((np.cos(angle), np.sin(angle)), offset)
     back = pb.viz.clip_to_halfspace(hexagon, line, "back")
     front = pb.viz.clip_to_halfspace(hexagon, line, "front")
     back_area = shoelace_area(back) if len(back) >= 3 else 0.0
@@ -42,7 +43,7 @@ def test_clipped_areas_add_up_and_match_sampling(angle, offset):
     grid = np.stack(np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201)), -1)
     grid = grid.reshape(-1, 2)
     inside = np.all(
-        [pb.Line.through(hexagon[i], hexagon[(i + 1) % 6]).signed_distance(grid) <= 0
+        [vec.Line.through(hexagon[i], hexagon[(i + 1) % 6]).signed_distance(grid) <= 0
          for i in range(6)], axis=0,
     )
     behind = line.signed_distance(grid) <= 0
@@ -52,7 +53,7 @@ def test_clipped_areas_add_up_and_match_sampling(angle, offset):
 
 def test_clip_rejects_bad_side():
     with pytest.raises(ValueError, match="keep"):
-        pb.viz.clip_to_halfspace(np.eye(2), pb.Line((1.0, 0.0), 0.0), keep="left")
+        pb.viz.clip_to_halfspace(np.eye(2), vec.Line((1.0, 0.0), 0.0), keep="left")
 
 
 def test_drawing_helpers_draw_and_keep_limits():
@@ -62,7 +63,7 @@ def test_drawing_helpers_draw_and_keep_limits():
     arrow = pb.viz.draw_vector(ax, (3.0, 1.0), (1.0, 1.0), label="a")
     start, end = arrow._posA_posB
     np.testing.assert_allclose([start, end], [[1.0, 1.0], [4.0, 2.0]])
-    pb.viz.draw_line(ax, pb.Line.through((0, 0), (1, 1)), shade="back")
+    pb.viz.draw_line(ax, vec.Line.through((0, 0), (1, 1)), shade="back")
     assert ax.get_xlim() == (-1.0, 5.0) and ax.get_ylim() == (-2.0, 4.0)
     pb.viz.draw_frame(ax, pb.Transform((2.0, 1.0), 0.3), 0.5, label="body")
     pb.viz.draw_outline(ax, [[0, 0], [1, 0], [0, 1]])

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,8 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import physbook as pb
-from physbook import world as world_module
-from physbook.world import DYNAMIC, KINEMATIC, STATIC
+from physbook import scenes
+from physbook.broadphase.naive import naive_pairs
+from physbook.dynamics import motion
+from physbook.dynamics.body_table import BodyArrays
+from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
+from physbook.vecmath import vec
 
 DT = 1.0 / 60.0
 
@@ -50,7 +58,7 @@ def test_free_fall_follows_the_symplectic_euler_recurrence(y0, v0, scale, dt, st
     assert body.position[1] == pytest.approx(y0 + n * dt * v0 + g * dt**2 * n * (n + 1) / 2,
                                              abs=1e-8)
     assert body.position[0] == pytest.approx(1.0 + 0.5 * n * dt, abs=1e-10)
-    assert world.time == pytest.approx(n * dt)
+    assert world.time == n * dt
 
 
 def test_bodies_step_independently_of_each_other():
@@ -83,28 +91,37 @@ def test_bodies_step_independently_of_each_other():
         assert handle.angle == body.angle
 
 
-def test_compiled_kernels_match_their_plain_python():
-    if not hasattr(world_module.integrate_velocities, "py_func"):
-        pytest.skip("numba is disabled: the kernels are plain Python already")
-    rng = np.random.default_rng(2)
-    n = 64
-    kinds = rng.integers(0, 3, n).astype(np.int64)
-    args = [rng.normal(size=(n, 2)), rng.normal(size=n), rng.normal(size=(n, 2)),
-            rng.normal(size=n), rng.uniform(0, 2, n), rng.uniform(0, 2, n),
-            rng.normal(size=n), kinds, np.array([0.0, -10.0]), 0.02]
-    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    world_module.integrate_velocities(*args)
-    world_module.integrate_velocities.py_func(*copies)
-    np.testing.assert_array_equal(args[0], copies[0])
-    np.testing.assert_array_equal(args[1], copies[1])
+def random_body_arrays(rng: np.random.Generator, n: int) -> BodyArrays:
+    """Random columns for ``n`` bodies of every kind, some with the centre off the origin."""
+    columns = {name: rng.normal(size=(n, 2) if name in ("origins", "centers", "velocities",
+                                                        "forces", "local_centers") else n)
+               for name in BodyArrays._fields}
+    columns["local_centers"][rng.random(n) < 0.5] = 0.0  # the kernels' shortcut
+    for name in ("masses", "inertias", "inverse_masses", "inverse_inertias", "gravity_scales"):
+        columns[name] = rng.uniform(0, 2, n)
+    for name in ("kinds", "materials", "layers", "ids"):
+        columns[name] = rng.integers(0, 3, n).astype(np.int64)
+    return BodyArrays(**columns)
 
-    pos = [rng.normal(size=(n, 2)), rng.normal(size=n), np.zeros((n, 2)),
-           rng.normal(size=(n, 2)), rng.normal(size=n), rng.normal(size=(n, 2)), kinds, 0.02]
-    pos_copy = [a.copy() if isinstance(a, np.ndarray) else a for a in pos]
-    assert world_module.integrate_positions(*pos) == 0
-    assert world_module.integrate_positions.py_func(*pos_copy) == 0
-    for a, b in zip(pos[:3], pos_copy[:3], strict=True):
-        np.testing.assert_array_equal(a, b)
+
+def copy_of(bodies: BodyArrays) -> BodyArrays:
+    return BodyArrays(*(column.copy() for column in bodies))
+
+
+@pytest.mark.parametrize("kernel, arguments, returned", [
+    ("integrate_velocities", (np.array([0.0, -10.0]), 0.02), None),
+    ("integrate_positions", (0.02,), 0),  # no body became non-finite
+    ("update_origins", (), None),
+])
+def test_compiled_kernels_match_their_plain_python(kernel, arguments, returned):
+    compiled = getattr(motion, kernel)
+    if not hasattr(compiled, "py_func"):
+        pytest.skip("numba is disabled: the kernels are plain Python already")
+    bodies = random_body_arrays(np.random.default_rng(2), 64)
+    plain = copy_of(bodies)
+    assert compiled(bodies, *arguments) == compiled.py_func(plain, *arguments) == returned
+    for name, a, b in zip(BodyArrays._fields, bodies, plain, strict=True):
+        np.testing.assert_array_equal(a, b, err_msg=name)
 
 
 # --- forces, torques, impulses ------------------------------------------------------------
@@ -198,7 +215,7 @@ def test_compound_of_circle_and_box_against_grid_integration():
     xs = np.arange(-2, 2, h) + h / 2
     x, y = np.meshgrid(xs, xs)
     inside = (x - 1.0) ** 2 + y**2 <= 0.25
-    local = np.stack([x + 0.5, y - 0.5], axis=-1) @ pb.rotation_matrix(0.3)  # to box frame
+    local = np.stack([x + 0.5, y - 0.5], axis=-1) @ vec.rotation_matrix(0.3)  # to box frame
     inside |= (np.abs(local[..., 0]) <= 0.5) & (np.abs(local[..., 1]) <= 1.0)
     mass = inside.sum() * h * h
     center = np.array([x[inside].mean(), y[inside].mean()])
@@ -312,21 +329,22 @@ def test_materials_set_mass_and_contact_coefficients():
 
 
 def shape_table_is_consistent(world):
-    table = world.shapes
+    table, columns = world.shapes, world.shapes.arrays
     expected = [(shape, row) for row, body in enumerate(world.bodies) for shape in body.shapes]
     assert table.count == len(expected)
     for s, (shape, row) in enumerate(expected):
-        assert table.shapes[s] is shape
-        assert table.body[s] == row
-        start, count = table.vertex_start[s], table.vertex_count[s]
+        assert table.shape(s) is shape
+        assert columns.body[s] == row
+        start, count = columns.vertex_start[s], columns.vertex_count[s]
         if isinstance(shape, pb.Circle):
-            assert table.kind[s] == 0 and table.radius[s] == shape.radius
-            np.testing.assert_array_equal(table.vertices[start], shape.center)
+            assert columns.kind[s] == 0 and columns.radius[s] == shape.radius
+            np.testing.assert_array_equal(columns.vertices[start], shape.center)
         else:
-            assert table.kind[s] == 1 and count == len(shape.vertices)
-            np.testing.assert_array_equal(table.vertices[start:start + count], shape.vertices)
-            np.testing.assert_array_equal(table.normals[start:start + count], shape.normals)
-    assert table.vertex_total == int(np.sum(table.vertex_count))
+            assert columns.kind[s] == 1 and count == len(shape.vertices)
+            np.testing.assert_array_equal(columns.vertices[start:start + count], shape.vertices)
+            np.testing.assert_array_equal(columns.normals[start:start + count], shape.normals)
+    assert table.vertex_total == int(np.sum(columns.vertex_count))
+    assert np.all(np.diff(columns.ids) > 0), "shape ids grow with the rows"
 
 
 def test_removal_keeps_handles_and_the_shape_table_consistent():
@@ -343,7 +361,7 @@ def test_removal_keeps_handles_and_the_shape_table_consistent():
     alive = [b for i, b in enumerate(bodies) if i not in (0, 5, 6, 11)]
     assert world.bodies == alive and world.count == 8
     for row, body in enumerate(alive):
-        assert body.index == row and world.ids[row] == body.id
+        assert body.row == row and world.ids[row] == body.id
         assert body.velocity[0] == float(bodies.index(body))  # its own state followed it
     with pytest.raises(LookupError, match="removed"):
         bodies[5].position  # noqa: B018
@@ -351,7 +369,7 @@ def test_removal_keeps_handles_and_the_shape_table_consistent():
         world.remove_body(bodies[5])
     assert not bodies[5].alive and "removed" in repr(bodies[5])
     new = world.add_body(pb.Circle(1.0))
-    assert new.id == 12 and new.index == 8  # ids are never reused
+    assert new.id == 12 and new.row == 8  # ids are never reused
     shape_table_is_consistent(world)
 
 
@@ -390,7 +408,7 @@ def test_growth_past_the_initial_capacity_keeps_every_row():
     assert world.capacity == 64 and world.count == 37
     np.testing.assert_array_equal(world.origins[:, 0], np.arange(37))
     np.testing.assert_array_equal(world.velocities[:, 1], np.arange(37))
-    assert all(body.index == i for i, body in enumerate(bodies))
+    assert all(body.row == i for i, body in enumerate(bodies))
     shape_table_is_consistent(world)
 
 
@@ -445,7 +463,7 @@ def test_run_records_steps_plus_one_states():
 
     recording = world.run(30, DT, before_step=push)
     assert len(recording) == 31 and len(pushes) == 30
-    np.testing.assert_allclose(recording.times, np.arange(31) * DT)
+    np.testing.assert_array_equal(recording.times, np.arange(31) * DT)
     assert recording.origins.shape == (31, 2, 2) and recording.angles.shape == (31, 2)
     np.testing.assert_array_equal(recording.origins[0, 0], [0.0, 10.0])
     n = np.arange(31)
@@ -453,7 +471,7 @@ def test_run_records_steps_plus_one_states():
     np.testing.assert_allclose(recording.centers[:, 0, 0], 1.0 * DT**2 * n * (n + 1) / 2)
     np.testing.assert_array_equal(recording.centers[:, 1], [[5.0, 0.0]] * 31)
     frame = recording.frames[-1]
-    assert frame.time == pytest.approx(30 * DT) and frame.shapes[1] == a.world.bodies[1].shapes
+    assert frame.time == 30 * DT and frame.shapes[1] == a.world.bodies[1].shapes
     np.testing.assert_array_equal(recording.kinds, [DYNAMIC, STATIC])
 
 
@@ -462,6 +480,137 @@ def test_run_refuses_bodies_added_during_the_run():
     world.add_body(pb.Circle(0.5))
     with pytest.raises(RuntimeError, match="added or removed"):
         world.run(3, DT, before_step=lambda w: w.add_body(pb.Circle(0.5)))
+
+
+# --- simulated time ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("segments", [
+    [(1000, 1 / 60)],
+    [(700, 1 / 60), (300, 1 / 120)],
+    [(400, 1 / 60), (300, 1 / 120), (300, 1 / 60)],
+])
+def test_time_is_counted_as_steps_times_dt(segments):
+    world = pb.World()
+    world.add_body(pb.Circle(0.5), layers=0)
+    expected, running = 0.0, 0.0
+    for steps, dt in segments:
+        expected += steps * dt  # whole runs of equal steps, each one product
+        for _ in range(steps):
+            world.step(dt)
+            running += dt
+    assert world.time == expected
+    assert world.step_count == sum(steps for steps, _ in segments)
+    # The running sum drifts away from it, so the test tells the two apart.
+    assert running != expected
+
+
+# --- determinism -------------------------------------------------------------------------
+
+
+STATE = ("origins", "centers", "angles", "velocities", "angular_velocities")
+
+
+def final_state(world: pb.World) -> dict[str, np.ndarray]:
+    """Copies of the body state and of every contact column (impulses included)."""
+    state = {name: getattr(world, name).copy() for name in STATE}
+    contacts = world.contacts.arrays
+    state.update({f"contacts.{name}": column.copy()
+                  for name, column in zip(contacts._fields, contacts, strict=True)})
+    return state
+
+
+def assert_identical(first: dict, second: dict) -> None:
+    assert first.keys() == second.keys()
+    for name in first:
+        assert first[name].dtype == second[name].dtype, name
+        assert first[name].shape == second[name].shape, name
+        assert first[name].tobytes() == second[name].tobytes(), name
+
+
+def run_scene(make, steps: int) -> dict[str, np.ndarray]:
+    world = make().world
+    for _ in range(steps):
+        world.step(scenes.DT)
+    return final_state(world)
+
+
+@pytest.mark.parametrize("make", [lambda: scenes.pyramid(6), lambda: scenes.rain(80)],
+                         ids=["pyramid-6", "rain-80"])
+def test_a_scene_run_twice_in_one_process_is_bit_identical(make):
+    # The second run starts with every scratch buffer the first one left behind.
+    first = run_scene(make, 120)
+    second = run_scene(make, 120)
+    assert len(first["contacts.shape_ids"]) > 0, "the scene should have contacts"
+    assert_identical(first, second)
+
+
+def mixed_scene(broad_phase="sweep") -> pb.World:
+    """Boxes and circles thrown onto a floor: every narrow-phase route, and bounces."""
+    world = pb.World(broad_phase=broad_phase)
+    world.add_body(pb.Polygon.box(10.0, 0.5), position=(0.0, -0.5), kind="static")
+    rng = np.random.default_rng(4)
+    for k in range(16):
+        shape = pb.Circle(0.3) if k % 2 else pb.Polygon.box(0.3, 0.25)
+        world.add_body(shape, position=(rng.uniform(-3, 3), 0.4 + 0.7 * k),
+                       angle=rng.uniform(-1, 1), velocity=rng.uniform(-1, 1, 2),
+                       angular_velocity=rng.uniform(-2, 2),
+                       material=pb.Material(restitution=0.3 * (k % 3), friction=0.5))
+    return world
+
+
+def mixed_scene_state(steps: int = 60) -> dict[str, np.ndarray]:
+    world = mixed_scene()
+    for _ in range(steps):
+        world.step(DT)
+    return final_state(world)
+
+
+def test_plain_python_steps_give_the_compiled_result_bit_for_bit(tmp_path):
+    # The same function, run in a fresh interpreter with numba switched off.
+    path = tmp_path / "plain.npz"
+    script = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+              "import numpy as np, test_world\n"
+              f"np.savez({str(path)!r}, **test_world.mixed_scene_state())\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=300)
+    with np.load(path) as saved:
+        plain = dict(saved)
+    compiled = mixed_scene_state()
+    assert len(compiled["contacts.shape_ids"]) > 0, "the scene should have contacts"
+    assert_identical(compiled, plain)
+
+
+# --- a broad phase of the user's ---------------------------------------------------------
+
+
+def scrambled_pairs(boxes, filters):
+    """The right pairs, in the wrong order: reversed, each also as (b, a), duplicated."""
+    pairs = naive_pairs(boxes, filters)
+    return np.concatenate([pairs[::-1], pairs[:, ::-1], pairs])
+
+
+def test_a_user_broad_phase_is_put_in_canonical_order():
+    worlds = [mixed_scene(), mixed_scene(broad_phase=scrambled_pairs)]
+    assert worlds[1].broad_phase is scrambled_pairs
+    for _ in range(60):
+        for world in worlds:
+            world.step(DT)
+    builtin, user = (final_state(world) for world in worlds)
+    assert len(builtin["contacts.shape_ids"]) > 0, "the scene should have contacts"
+    assert_identical(builtin, user)
+
+
+@pytest.mark.parametrize("extra", [lambda s: [s, 0], lambda s: [0, s + 5],
+                                   lambda s: [-1, 0], lambda s: [3, -2]])
+def test_a_user_broad_phase_returning_a_row_out_of_range_raises(extra):
+    def broad_phase(boxes, filters):
+        row = extra(len(boxes.lower))
+        return np.concatenate([naive_pairs(boxes, filters), [row]])
+
+    world = mixed_scene(broad_phase=broad_phase)
+    with pytest.raises(ValueError, match="broad_phase"):
+        world.step(DT)
 
 
 # --- bad input ----------------------------------------------------------------------------
