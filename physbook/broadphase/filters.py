@@ -27,20 +27,22 @@ class ShapeFilters(NamedTuple):
 
 
 @njit
-def may_collide(filters, a, b):
-    """The filter rule for shapes ``a`` and ``b`` (see the module docstring)."""
-    if filters.body[a] == filters.body[b]:
+def may_collide(body, layers, dynamic, a, b):
+    """The filter rule for shapes ``a`` and ``b`` (see the module docstring), given the
+    columns of a :class:`ShapeFilters`."""
+    if body[a] == body[b]:
         return False
-    if (filters.layers[a] & filters.layers[b]) == 0:
+    if (layers[a] & layers[b]) == 0:
         return False
-    return filters.dynamic[a] or filters.dynamic[b]
+    return dynamic[a] or dynamic[b]
 
 
 @njit
 def shape_filters(shape_body, body_layers, body_kinds, out):
     """Fill ``out`` (a :class:`ShapeFilters` of S rows) from each shape's body row."""
+    body, layers, dynamic = out
     for s in range(shape_body.shape[0]):
         b = shape_body[s]
-        out.body[s] = b
-        out.layers[s] = body_layers[b]
-        out.dynamic[s] = body_kinds[b] == DYNAMIC
+        body[s] = b
+        layers[s] = body_layers[b]
+        dynamic[s] = body_kinds[b] == DYNAMIC

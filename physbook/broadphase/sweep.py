@@ -17,7 +17,10 @@ from physbook.broadphase.pairs import ShapeBoxes, sorted_pairs, stage_input
 @njit
 def sort_and_sweep(boxes, filters):
     """The sweep itself, on checked input: (P, 2) sorted pairs."""
+    # Columns are taken out of the tuples once: reading a field of a tuple of arrays
+    # inside a hot loop costs a reference count increment and decrement each time.
     lower, upper = boxes
+    body, layers, dynamic = filters
     count = lower.shape[0]
     order = np.argsort(lower[:, 0])
     # Copies in sweep order, so that the inner loop reads memory front to back.
@@ -46,7 +49,7 @@ def sort_and_sweep(boxes, filters):
                 continue
             a = order[i]
             b = order[k]
-            if not may_collide(filters, a, b):
+            if not may_collide(body, layers, dynamic, a, b):
                 continue
             if found == capacity:
                 capacity *= 2

@@ -209,32 +209,34 @@ def vertex_scratch(shapes):
 
 
 @njit
-def collide_rows(shape_a, shape_b, shapes, origins, angles, margin, scratch, normal, points,
-                 depths, features):
+def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_count, vertices,
+                 normals, origins, angles, margin, scratch_vertices, scratch_normals, normal,
+                 points, depths, features):
     """Manifold of shape rows ``shape_a`` and ``shape_b``, in world space; the point count.
 
-    ``shapes`` is a :class:`~physbook.geometry.shape_table.ShapeArrays`, ``origins`` and
-    ``angles`` the body poses, ``scratch`` what :func:`vertex_scratch` returns. The answer is
-    written into ``normal`` (2,), ``points`` (2, 2), ``depths`` (2,) and ``features`` (2,).
+    ``kind`` … ``normals`` are the columns of a
+    :class:`~physbook.geometry.shape_table.ShapeArrays`, passed one by one because this
+    runs once per pair, and reading the fields of a tuple of arrays in a hot loop costs a
+    reference count each time. ``origins`` and ``angles`` are the body poses, the scratch
+    arrays what :func:`vertex_scratch` returns. The answer is written into ``normal`` (2,),
+    ``points`` (2, 2), ``depths`` (2,) and ``features`` (2,).
     """
-    kind = shapes.kind
     route = ROUTE[kind[shape_a], kind[shape_b]]
     swapped = SWAPPED[kind[shape_a], kind[shape_b]] == 1
     if swapped:
         shape_a, shape_b = shape_b, shape_a
-    vertices, normals = shapes.vertices, shapes.normals
-    body_a, body_b = shapes.body[shape_a], shapes.body[shape_b]
+    body_a, body_b = body[shape_a], body[shape_b]
     cos_a, sin_a = np.cos(angles[body_a]), np.sin(angles[body_a])
     cos_b, sin_b = np.cos(angles[body_b]), np.sin(angles[body_b])
     pax, pay = origins[body_a, 0], origins[body_a, 1]
-    start_a, start_b = shapes.vertex_start[shape_a], shapes.vertex_start[shape_b]
+    start_a, start_b = vertex_start[shape_a], vertex_start[shape_b]
 
     if route == CIRCLE_CIRCLE:
         ax, ay = rotate(cos_a, sin_a, vertices[start_a, 0], vertices[start_a, 1])
         bx, by = rotate(cos_b, sin_b, vertices[start_b, 0], vertices[start_b, 1])
-        count = circle_contact(ax + pax, ay + pay, shapes.radius[shape_a],
-                               bx + origins[body_b, 0], by + origins[body_b, 1],
-                               shapes.radius[shape_b], margin, normal, points, depths, features)
+        count = circle_contact(ax + pax, ay + pay, radius[shape_a], bx + origins[body_b, 0],
+                               by + origins[body_b, 1], radius[shape_b], margin, normal, points,
+                               depths, features)
     else:
         # Work in A's frame, where A's vertices are as stored: B is placed by the relative
         # pose R = R_Aᵀ·R_B, t = R_Aᵀ·(p_B − p_A). Small local coordinates keep precision
@@ -243,16 +245,15 @@ def collide_rows(shape_a, shape_b, shapes, origins, angles, margin, scratch, nor
         sin_rel = cos_a * sin_b - sin_a * cos_b
         tx, ty = rotate_inverse(cos_a, sin_a, origins[body_b, 0] - pax,
                                 origins[body_b, 1] - pay)
-        count_a, count_b = shapes.vertex_count[shape_a], shapes.vertex_count[shape_b]
+        count_a, count_b = vertex_count[shape_a], vertex_count[shape_b]
         local_a = vertices[start_a:start_a + count_a]
         local_normals_a = normals[start_a:start_a + count_a]
         if route == POLYGON_CIRCLE:
             cx, cy = rotate(cos_rel, sin_rel, vertices[start_b, 0], vertices[start_b, 1])
             count = polygon_circle_contact(local_a, local_normals_a, cx + tx, cy + ty,
-                                           shapes.radius[shape_b], margin, normal, points,
-                                           depths, features)
+                                           radius[shape_b], margin, normal, points, depths,
+                                           features)
         else:
-            scratch_vertices, scratch_normals = scratch
             _to_frame(vertices, normals, start_b, count_b, cos_rel, sin_rel, tx, ty,
                       scratch_vertices, scratch_normals)
             count = polygon_contact(local_a, local_normals_a, scratch_vertices[:count_b],
@@ -278,20 +279,23 @@ def narrow_phase(pairs, shapes, origins, angles, margin, out):
 
     The unchecked kernel behind :func:`collide_pairs`: its input must already be valid.
     """
-    scratch = vertex_scratch(shapes)
+    scratch_vertices, scratch_normals = vertex_scratch(shapes)
+    _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
+    point_counts, out_normals, out_points, out_depths, out_features = out
     for p in range(pairs.shape[0]):
-        count = collide_rows(pairs[p, 0], pairs[p, 1], shapes, origins, angles, margin,
-                             scratch, out.normals[p], out.points[p], out.depths[p],
-                             out.features[p])
-        out.point_counts[p] = count
+        count = collide_rows(pairs[p, 0], pairs[p, 1], kind, body, radius, vertex_start,
+                             vertex_count, vertices, normals, origins, angles, margin,
+                             scratch_vertices, scratch_normals, out_normals[p], out_points[p],
+                             out_depths[p], out_features[p])
+        point_counts[p] = count
         if count == 0:
-            out.normals[p, 0] = 0.0
-            out.normals[p, 1] = 0.0
+            out_normals[p, 0] = 0.0
+            out_normals[p, 1] = 0.0
         for k in range(count, 2):
-            out.points[p, k, 0] = 0.0
-            out.points[p, k, 1] = 0.0
-            out.depths[p, k] = 0.0
-            out.features[p, k] = 0
+            out_points[p, k, 0] = 0.0
+            out_points[p, k, 1] = 0.0
+            out_depths[p, k] = 0.0
+            out_features[p, k] = 0
 
 
 def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,

@@ -67,49 +67,54 @@ def update_contacts(pairs, shapes, origins, angles, body_materials, mixed_restit
     received there (0 for a new point). ``pairs`` are shape rows sorted by row; ``old`` is
     sorted by shape id, and ids grow with rows, so one merge walk finds every match.
     """
-    scratch = vertex_scratch(shapes)
+    # Columns are taken out of the tuples once, before the loops: reading a field of a
+    # tuple of arrays in a hot loop costs a reference count increment and decrement.
+    ids, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
+    scratch_vertices, scratch_normals = vertex_scratch(shapes)
+    (shape_ids, bodies, point_counts, contact_normals, points, depths, features,
+     normal_impulses, tangent_impulses, restitutions, frictions) = new
+    old_ids, old_counts, old_features = old.shape_ids, old.point_counts, old.features
+    old_normal, old_tangent = old.normal_impulses, old.tangent_impulses
     row = 0
     old_row = 0
     for p in range(pairs.shape[0]):
         a = pairs[p, 0]
         b = pairs[p, 1]
-        count = collide_rows(a, b, shapes, origins, angles, 0.0, scratch, new.normals[row],
-                             new.points[row], new.depths[row], new.features[row])
+        count = collide_rows(a, b, kind, body, radius, vertex_start, vertex_count, vertices,
+                             normals, origins, angles, 0.0, scratch_vertices, scratch_normals,
+                             contact_normals[row], points[row], depths[row], features[row])
         if count == 0:
             continue
-        id_a = shapes.ids[a]
-        id_b = shapes.ids[b]
-        body_a = shapes.body[a]
-        body_b = shapes.body[b]
-        new.shape_ids[row, 0] = id_a
-        new.shape_ids[row, 1] = id_b
-        new.bodies[row, 0] = body_a
-        new.bodies[row, 1] = body_b
-        new.point_counts[row] = count
-        material_a = body_materials[body_a]
-        material_b = body_materials[body_b]
-        new.restitutions[row] = mixed_restitution[material_a, material_b]
-        new.frictions[row] = mixed_friction[material_a, material_b]
+        id_a = ids[a]
+        id_b = ids[b]
+        shape_ids[row, 0] = id_a
+        shape_ids[row, 1] = id_b
+        bodies[row, 0] = body[a]
+        bodies[row, 1] = body[b]
+        point_counts[row] = count
+        material_a = body_materials[body[a]]
+        material_b = body_materials[body[b]]
+        restitutions[row] = mixed_restitution[material_a, material_b]
+        frictions[row] = mixed_friction[material_a, material_b]
         for k in range(2):
-            new.normal_impulses[row, k] = 0.0
-            new.tangent_impulses[row, k] = 0.0
+            normal_impulses[row, k] = 0.0
+            tangent_impulses[row, k] = 0.0
         for k in range(count, 2):
-            new.points[row, k, 0] = 0.0
-            new.points[row, k, 1] = 0.0
-            new.depths[row, k] = 0.0
-            new.features[row, k] = -1
+            points[row, k, 0] = 0.0
+            points[row, k, 1] = 0.0
+            depths[row, k] = 0.0
+            features[row, k] = -1
         # Both lists are sorted by (id_a, id_b): advance the old cursor to this pair.
         while old_row < old_count and (
-                old.shape_ids[old_row, 0] < id_a
-                or (old.shape_ids[old_row, 0] == id_a and old.shape_ids[old_row, 1] < id_b)):
+                old_ids[old_row, 0] < id_a
+                or (old_ids[old_row, 0] == id_a and old_ids[old_row, 1] < id_b)):
             old_row += 1
-        if (old_row < old_count and old.shape_ids[old_row, 0] == id_a
-                and old.shape_ids[old_row, 1] == id_b):
+        if old_row < old_count and old_ids[old_row, 0] == id_a and old_ids[old_row, 1] == id_b:
             for k in range(count):
-                for q in range(old.point_counts[old_row]):
-                    if old.features[old_row, q] == new.features[row, k]:
-                        new.normal_impulses[row, k] = old.normal_impulses[old_row, q]
-                        new.tangent_impulses[row, k] = old.tangent_impulses[old_row, q]
+                for q in range(old_counts[old_row]):
+                    if old_features[old_row, q] == features[row, k]:
+                        normal_impulses[row, k] = old_normal[old_row, q]
+                        tangent_impulses[row, k] = old_tangent[old_row, q]
                         break
         row += 1
     return row

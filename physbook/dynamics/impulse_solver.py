@@ -94,14 +94,36 @@ def restitution_target(normal_velocity, restitution, threshold):
     return 0.0
 
 
+# The stage kernels take the contact and body columns as NamedTuples and take the columns
+# out of them once, at the top: reading a field of a tuple of arrays inside a hot loop costs
+# a reference count increment and decrement each time. The helpers called per contact point
+# take plain arrays for the same reason.
+
+
 @njit
-def relative_velocity(bodies, a, b, rax, ray, rbx, rby):
+def relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx, rby):
     """v_rel = (v_B + ω_B × r_B) − (v_A + ω_A × r_A) at a contact point (m/s)."""
-    vax, vay = point_velocity(bodies.velocities[a, 0], bodies.velocities[a, 1],
-                              bodies.angular_velocities[a], rax, ray)
-    vbx, vby = point_velocity(bodies.velocities[b, 0], bodies.velocities[b, 1],
-                              bodies.angular_velocities[b], rbx, rby)
+    vax, vay = point_velocity(velocities[a, 0], velocities[a, 1], angular_velocities[a],
+                              rax, ray)
+    vbx, vby = point_velocity(velocities[b, 0], velocities[b, 1], angular_velocities[b],
+                              rbx, rby)
     return vbx - vax, vby - vay
+
+
+@njit
+def apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b, px,
+                  py, rax, ray, rbx, rby):
+    """Apply impulse P at the contact: −P on body A at arm r_A, +P on body B at arm r_B.
+
+    Δv_A = −P/m_A, Δω_A = −(r_A × P)/I_A; Δv_B = P/m_B, Δω_B = (r_B × P)/I_B. Bodies of
+    inverse mass 0 (static, kinematic) do not change.
+    """
+    velocities[a, 0] -= inverse_masses[a] * px
+    velocities[a, 1] -= inverse_masses[a] * py
+    angular_velocities[a] -= inverse_inertias[a] * cross(rax, ray, px, py)
+    velocities[b, 0] += inverse_masses[b] * px
+    velocities[b, 1] += inverse_masses[b] * py
+    angular_velocities[b] += inverse_inertias[b] * cross(rbx, rby, px, py)
 
 
 @njit
@@ -112,22 +134,28 @@ def prepare_contacts(contacts, bodies, restitution_threshold, work):
     The approach speed for restitution is measured here, once, before any impulse of the
     step.
     """
-    centers, inverse_masses, inverse_inertias = (bodies.centers, bodies.inverse_masses,
-                                                 bodies.inverse_inertias)
-    for m in range(contacts.bodies.shape[0]):
-        a = contacts.bodies[m, 0]
-        b = contacts.bodies[m, 1]
-        nx = contacts.normals[m, 0]
-        ny = contacts.normals[m, 1]
-        for k in range(contacts.point_counts[m]):
-            rax = contacts.points[m, k, 0] - centers[a, 0]
-            ray = contacts.points[m, k, 1] - centers[a, 1]
-            rbx = contacts.points[m, k, 0] - centers[b, 0]
-            rby = contacts.points[m, k, 1] - centers[b, 1]
-            work.arms_a[m, k, 0] = rax
-            work.arms_a[m, k, 1] = ray
-            work.arms_b[m, k, 0] = rbx
-            work.arms_b[m, k, 1] = rby
+    pairs, point_counts, normals, points = (contacts.bodies, contacts.point_counts,
+                                            contacts.normals, contacts.points)
+    restitutions = contacts.restitutions
+    centers, velocities, angular_velocities = (bodies.centers, bodies.velocities,
+                                               bodies.angular_velocities)
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    arms_a, arms_b, normal_masses, tangent_masses, targets = (
+        work.arms_a, work.arms_b, work.normal_masses, work.tangent_masses, work.targets)
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        for k in range(point_counts[m]):
+            rax = points[m, k, 0] - centers[a, 0]
+            ray = points[m, k, 1] - centers[a, 1]
+            rbx = points[m, k, 0] - centers[b, 0]
+            rby = points[m, k, 1] - centers[b, 1]
+            arms_a[m, k, 0] = rax
+            arms_a[m, k, 1] = ray
+            arms_b[m, k, 0] = rbx
+            arms_b[m, k, 1] = rby
             k_normal = inverse_effective_mass(
                 inverse_masses[a], inverse_inertias[a], cross(rax, ray, nx, ny),
                 inverse_masses[b], inverse_inertias[b], cross(rbx, rby, nx, ny))
@@ -135,28 +163,12 @@ def prepare_contacts(contacts, bodies, restitution_threshold, work):
             k_tangent = inverse_effective_mass(
                 inverse_masses[a], inverse_inertias[a], cross(rax, ray, -ny, nx),
                 inverse_masses[b], inverse_inertias[b], cross(rbx, rby, -ny, nx))
-            work.normal_masses[m, k] = 1.0 / k_normal if k_normal > 0.0 else 0.0
-            work.tangent_masses[m, k] = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
-            dvx, dvy = relative_velocity(bodies, a, b, rax, ray, rbx, rby)
-            work.targets[m, k] = restitution_target(dvx * nx + dvy * ny,
-                                                    contacts.restitutions[m],
-                                                    restitution_threshold)
-
-
-@njit
-def apply_impulse(bodies, a, b, px, py, rax, ray, rbx, rby):
-    """Apply impulse P at the contact: −P on body A at arm r_A, +P on body B at arm r_B.
-
-    Δv_A = −P/m_A, Δω_A = −(r_A × P)/I_A; Δv_B = P/m_B, Δω_B = (r_B × P)/I_B. Bodies of
-    inverse mass 0 (static, kinematic) do not change.
-    """
-    velocities, inverse_masses = bodies.velocities, bodies.inverse_masses
-    velocities[a, 0] -= inverse_masses[a] * px
-    velocities[a, 1] -= inverse_masses[a] * py
-    bodies.angular_velocities[a] -= bodies.inverse_inertias[a] * cross(rax, ray, px, py)
-    velocities[b, 0] += inverse_masses[b] * px
-    velocities[b, 1] += inverse_masses[b] * py
-    bodies.angular_velocities[b] += bodies.inverse_inertias[b] * cross(rbx, rby, px, py)
+            normal_masses[m, k] = 1.0 / k_normal if k_normal > 0.0 else 0.0
+            tangent_masses[m, k] = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
+                                         rby)
+            targets[m, k] = restitution_target(dvx * nx + dvy * ny, restitutions[m],
+                                               restitution_threshold)
 
 
 @njit
@@ -166,41 +178,50 @@ def solve_velocities(contacts, bodies, work, iterations):
     ``work.normal_impulses``/``work.tangent_impulses`` receive the totals of this step
     (N·s); the chapter 9 method starts them from zero every step.
     """
-    normal_impulses, tangent_impulses = work.normal_impulses, work.tangent_impulses
+    pairs, point_counts, normals, frictions = (contacts.bodies, contacts.point_counts,
+                                               contacts.normals, contacts.frictions)
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    arms_a, arms_b, normal_masses, tangent_masses, targets, normal_impulses, \
+        tangent_impulses = work
     normal_impulses[:] = 0.0
     tangent_impulses[:] = 0.0
     for _ in range(iterations):
-        for m in range(contacts.bodies.shape[0]):
-            a = contacts.bodies[m, 0]
-            b = contacts.bodies[m, 1]
-            nx = contacts.normals[m, 0]
-            ny = contacts.normals[m, 1]
+        for m in range(pairs.shape[0]):
+            a = pairs[m, 0]
+            b = pairs[m, 1]
+            nx = normals[m, 0]
+            ny = normals[m, 1]
             tx = -ny
             ty = nx
-            for k in range(contacts.point_counts[m]):
-                rax = work.arms_a[m, k, 0]
-                ray = work.arms_a[m, k, 1]
-                rbx = work.arms_b[m, k, 0]
-                rby = work.arms_b[m, k, 1]
+            for k in range(point_counts[m]):
+                rax = arms_a[m, k, 0]
+                ray = arms_a[m, k, 1]
+                rbx = arms_b[m, k, 0]
+                rby = arms_b[m, k, 1]
                 # Normal: j = (v* − v_n)/K, applied only if it pushes (j > 0); a pair
                 # already separating faster than v* needs nothing.
-                dvx, dvy = relative_velocity(bodies, a, b, rax, ray, rbx, rby)
+                dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray,
+                                             rbx, rby)
                 normal_velocity = dvx * nx + dvy * ny
-                j = (work.targets[m, k] - normal_velocity) * work.normal_masses[m, k]
+                j = (targets[m, k] - normal_velocity) * normal_masses[m, k]
                 if j > 0.0:
-                    apply_impulse(bodies, a, b, j * nx, j * ny, rax, ray, rbx, rby)
+                    apply_impulse(velocities, angular_velocities, inverse_masses,
+                                  inverse_inertias, a, b, j * nx, j * ny, rax, ray, rbx, rby)
                     normal_impulses[m, k] += j
                 # Friction: the impulse that stops sliding, jt = −v_t/K_t, with the step's
                 # total at this point kept within Coulomb's cone |Σjt| ≤ μ·Σj.
-                dvx, dvy = relative_velocity(bodies, a, b, rax, ray, rbx, rby)
+                dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray,
+                                             rbx, rby)
                 tangent_velocity = dvx * tx + dvy * ty
-                bound = contacts.frictions[m] * normal_impulses[m, k]
-                total = tangent_impulses[m, k] - tangent_velocity * work.tangent_masses[m, k]
+                bound = frictions[m] * normal_impulses[m, k]
+                total = tangent_impulses[m, k] - tangent_velocity * tangent_masses[m, k]
                 total = min(max(total, -bound), bound)
                 jt = total - tangent_impulses[m, k]
                 tangent_impulses[m, k] = total
                 if jt != 0.0:
-                    apply_impulse(bodies, a, b, jt * tx, jt * ty, rax, ray, rbx, rby)
+                    apply_impulse(velocities, angular_velocities, inverse_masses,
+                                  inverse_inertias, a, b, jt * tx, jt * ty, rax, ray, rbx, rby)
 
 
 @njit
@@ -212,21 +233,23 @@ def correct_positions(contacts, bodies, fraction, slop):
     pair's centre of mass stays). Angles do not change; the world recomputes the origins
     from the centres when it integrates positions.
     """
+    pairs, point_counts, normals, depths = (contacts.bodies, contacts.point_counts,
+                                            contacts.normals, contacts.depths)
     centers, inverse_masses = bodies.centers, bodies.inverse_masses
-    for m in range(contacts.bodies.shape[0]):
-        a = contacts.bodies[m, 0]
-        b = contacts.bodies[m, 1]
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
         inverse_mass_sum = inverse_masses[a] + inverse_masses[b]
         if inverse_mass_sum <= 0.0:
             continue
-        depth = contacts.depths[m, 0]
-        for k in range(1, contacts.point_counts[m]):
-            depth = max(depth, contacts.depths[m, k])
+        depth = depths[m, 0]
+        for k in range(1, point_counts[m]):
+            depth = max(depth, depths[m, k])
         shift = fraction * max(depth - slop, 0.0) / inverse_mass_sum
         if shift == 0.0:
             continue
         for axis in range(2):
-            delta = shift * contacts.normals[m, axis]
+            delta = shift * normals[m, axis]
             centers[a, axis] -= inverse_masses[a] * delta
             centers[b, axis] += inverse_masses[b] * delta
 

@@ -22,30 +22,34 @@ def integrate_velocities(bodies, gravity, dt):
     ``gravity`` is the (2,) world gravity (m/s²) and ``s`` each body's gravity scale.
     Static and kinematic bodies keep their velocities.
     """
-    velocities, forces = bodies.velocities, bodies.forces
-    inverse_masses, scales = bodies.inverse_masses, bodies.gravity_scales
-    for i in range(bodies.kinds.shape[0]):
-        if bodies.kinds[i] != DYNAMIC:
+    # Columns are taken out of the tuple once: reading a field of a tuple of arrays inside
+    # a loop costs a reference count increment and decrement each time.
+    kinds, velocities, angular_velocities = bodies.kinds, bodies.velocities, \
+        bodies.angular_velocities
+    forces, torques, scales = bodies.forces, bodies.torques, bodies.gravity_scales
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    for i in range(kinds.shape[0]):
+        if kinds[i] != DYNAMIC:
             continue
         velocities[i, 0] += dt * (gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i])
         velocities[i, 1] += dt * (gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i])
-        bodies.angular_velocities[i] += dt * bodies.torques[i] * bodies.inverse_inertias[i]
+        angular_velocities[i] += dt * torques[i] * inverse_inertias[i]
 
 
 @njit
-def origin_of(bodies, i):
+def origin_of(origins, centers, angles, local_centers, i):
     """Set body i's origin from its centre and angle: origin = c − R(θ)·local_c."""
-    local_x = bodies.local_centers[i, 0]
-    local_y = bodies.local_centers[i, 1]
+    local_x = local_centers[i, 0]
+    local_y = local_centers[i, 1]
     if local_x == 0.0 and local_y == 0.0:
         # Most bodies have their centre of mass at the origin: no rotation needed, and
         # cos/sin are the costliest part of a pass over the bodies.
-        bodies.origins[i, 0] = bodies.centers[i, 0]
-        bodies.origins[i, 1] = bodies.centers[i, 1]
+        origins[i, 0] = centers[i, 0]
+        origins[i, 1] = centers[i, 1]
     else:
-        x, y = rotate(math.cos(bodies.angles[i]), math.sin(bodies.angles[i]), local_x, local_y)
-        bodies.origins[i, 0] = bodies.centers[i, 0] - x
-        bodies.origins[i, 1] = bodies.centers[i, 1] - y
+        x, y = rotate(math.cos(angles[i]), math.sin(angles[i]), local_x, local_y)
+        origins[i, 0] = centers[i, 0] - x
+        origins[i, 1] = centers[i, 1] - y
 
 
 @njit
@@ -57,17 +61,20 @@ def integrate_positions(bodies, dt):
     written directly into the arrays carries the origin along. Returns the number of
     bodies whose state is no longer finite (0 in a healthy world).
     """
-    centers, velocities = bodies.centers, bodies.velocities
+    kinds, origins, centers, angles = bodies.kinds, bodies.origins, bodies.centers, \
+        bodies.angles
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    local_centers = bodies.local_centers
     bad = 0
-    for i in range(bodies.kinds.shape[0]):
-        if bodies.kinds[i] != STATIC:
+    for i in range(kinds.shape[0]):
+        if kinds[i] != STATIC:
             centers[i, 0] += dt * velocities[i, 0]
             centers[i, 1] += dt * velocities[i, 1]
-            bodies.angles[i] += dt * bodies.angular_velocities[i]
-        origin_of(bodies, i)
-        if not (math.isfinite(bodies.origins[i, 0]) and math.isfinite(bodies.origins[i, 1])
+            angles[i] += dt * angular_velocities[i]
+        origin_of(origins, centers, angles, local_centers, i)
+        if not (math.isfinite(origins[i, 0]) and math.isfinite(origins[i, 1])
                 and math.isfinite(velocities[i, 0]) and math.isfinite(velocities[i, 1])
-                and math.isfinite(bodies.angular_velocities[i])):
+                and math.isfinite(angular_velocities[i])):
             bad += 1
     return bad
 
@@ -75,5 +82,7 @@ def integrate_positions(bodies, dt):
 @njit
 def update_origins(bodies):
     """Recompute every origin from its centre and angle (after centres were written)."""
-    for i in range(bodies.kinds.shape[0]):
-        origin_of(bodies, i)
+    origins, centers, angles, local_centers = (bodies.origins, bodies.centers, bodies.angles,
+                                               bodies.local_centers)
+    for i in range(origins.shape[0]):
+        origin_of(origins, centers, angles, local_centers, i)

@@ -195,24 +195,27 @@ def shape_aabbs(shapes, origins, angles, lower, upper):
     A vertex v in body coordinates is at origin + R(θ)·v in the world; a polygon's box spans
     its transformed vertices, a circle's box is its centre ± r.
     """
-    for s in range(shapes.kind.shape[0]):
-        b = shapes.body[s]
+    # Columns are taken out of the tuple once: reading a field of a tuple of arrays inside
+    # a loop costs a reference count increment and decrement each time.
+    _, kind, body, radius, vertex_start, vertex_count, vertices, _ = shapes
+    for s in range(kind.shape[0]):
+        b = body[s]
         cosine = np.cos(angles[b])
         sine = np.sin(angles[b])
-        start = shapes.vertex_start[s]
+        start = vertex_start[s]
         low_x = np.inf
         low_y = np.inf
         high_x = -np.inf
         high_y = -np.inf
-        for k in range(start, start + shapes.vertex_count[s]):
-            x, y = rotate(cosine, sine, shapes.vertices[k, 0], shapes.vertices[k, 1])
+        for k in range(start, start + vertex_count[s]):
+            x, y = rotate(cosine, sine, vertices[k, 0], vertices[k, 1])
             x += origins[b, 0]
             y += origins[b, 1]
             low_x = min(low_x, x)
             low_y = min(low_y, y)
             high_x = max(high_x, x)
             high_y = max(high_y, y)
-        r = shapes.radius[s] if shapes.kind[s] == CIRCLE else 0.0
+        r = radius[s] if kind[s] == CIRCLE else 0.0
         lower[s, 0] = low_x - r
         lower[s, 1] = low_y - r
         upper[s, 0] = high_x + r
