@@ -44,7 +44,6 @@ from physbook.collision.gjk import (
 )
 from physbook.collision.manifold import ContactArrays, Manifold, collide, collide_pairs
 from physbook.dynamics.body import Body
-from physbook.dynamics.impulse_solver import ImpulseSolver
 from physbook.dynamics.materials import (
     DEFAULT_MATERIAL,
     MATERIALS,
@@ -52,7 +51,12 @@ from physbook.dynamics.materials import (
     mix_friction,
     mix_restitution,
 )
-from physbook.dynamics.solvers import SOLVERS
+from physbook.dynamics.solvers import (
+    SOLVERS,
+    ImpulseSolver,
+    SequentialImpulseSolver,
+    SoftStepSolver,
+)
 from physbook.geometry.shapes import AABB, Circle, MassData, Polygon
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
 from physbook.recording import Frame, Recording
@@ -72,7 +76,7 @@ __all__ = [
     "collide", "collide_pairs", "Manifold", "ContactArrays",
     "distance", "penetration", "intersect", "DistanceResult", "PenetrationResult",
     # stages a world can be given
-    "ImpulseSolver", "SOLVERS", "BROAD_PHASES",
+    "ImpulseSolver", "SequentialImpulseSolver", "SoftStepSolver", "SOLVERS", "BROAD_PHASES",
     # the game loop
     "FixedTimestep", "interpolate",
     # the layers, as modules

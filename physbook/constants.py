@@ -80,23 +80,47 @@ EPA_RELATIVE_TOLERANCE = 1e-12
 #: 512 rows × N columns of booleans).
 NAIVE_BLOCK_ROWS = 512
 
-# --- the world and its contact solver (chapters 4 and 9) --------------------------------
+# --- the world and its contact solvers (chapters 4, 9 and 10) --------------------------
 
 #: Gravity of a new world and of every standard scene (m/s²).
 DEFAULT_GRAVITY = (0.0, -10.0)
 
-#: Passes over all contact points per step of the impulse solver.
+#: Velocity passes over all contact points per step of the rigid impulse solvers.
 SOLVER_ITERATIONS = 10
 
 #: Penetration (m) left uncorrected, so that resting bodies do not jitter between touching
-#: and not touching (Box2D's ``b2_linearSlop`` is 0.005 m).
+#: and not touching (Box2D-Lite's allowed penetration; Box2D's ``b2_linearSlop`` is 0.005 m).
 LINEAR_SLOP = 0.01
 
-#: Fraction of the penetration beyond the slop removed per step by positional correction.
+#: Fraction of the penetration beyond the slop removed per step by chapter 9's projection.
 CORRECTION_FRACTION = 0.4
+
+#: Baumgarte's bias factor β: the fraction of the position error removed per step by the
+#: push-out velocity β·d/dt, and by a non-linear position pass (Box2D's 0.2).
+BAUMGARTE_FACTOR = 0.2
+
+#: Passes of the non-linear position correction per step (Box2D 2.x: 3).
+POSITION_ITERATIONS = 3
+
+#: Largest correction of one contact point in one position pass (m; Box2D 2.x: 0.2 m), so
+#: that deep overlaps are removed over several steps instead of with a jump.
+MAX_LINEAR_CORRECTION = 0.2
 
 #: Approach speed (m/s) below which a contact does not bounce (Box2D's default is 1 m/s).
 RESTITUTION_THRESHOLD = 1.0
+
+#: Substeps per step of the soft step solver (Box2D v3: 4).
+SUBSTEPS = 8
+
+#: Frequency of the soft contact spring (Hz; Box2D v3: 30).
+CONTACT_HERTZ = 70.0
+
+#: Damping ratio of the soft contact spring (Box2D v3: 10, heavily overdamped, so that a
+#: pushed-out body does not bounce back).
+CONTACT_DAMPING_RATIO = 10.0
+
+#: Fastest speed (m/s) at which overlapping bodies are pushed apart (Box2D v3: 3 m/s).
+PUSH_OUT_SPEED = 3.0
 
 # --- the Verlet engine (chapter 5) ------------------------------------------------------
 

@@ -23,8 +23,8 @@ from physbook.dynamics.body import Body, rotated
 from physbook.dynamics.body_table import BodyArrays, BodyTable
 from physbook.dynamics.contact_table import ContactTable
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTable
-from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
-from physbook.dynamics.solvers import contact_solver
+from physbook.dynamics.motion import speculative_margins, update_origins
+from physbook.dynamics.solvers import DEFAULT_SOLVER, contact_solver
 from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_table import ShapeTable, shape_aabbs
 from physbook.geometry.shapes import Circle, Polygon, Shape
@@ -60,7 +60,8 @@ class World:
         Body rows to allocate at first; the arrays double whenever they fill up.
     solver
         The contact solver stage: a name from :data:`physbook.dynamics.solvers.SOLVERS`
-        (``"impulse"``, the default) or an object with ``solve(contacts, bodies, dt)``.
+        (``"soft_step"``, the default) or an object with
+        ``step(contacts, bodies, gravity, dt)``.
     broad_phase
         The broad phase stage: a name from :data:`physbook.broadphase.BROAD_PHASES`
         (``"sweep"``, the default) or a callable ``(boxes, filters) -> (P, 2)`` shape pairs.
@@ -103,13 +104,14 @@ class World:
         self._shapes = ShapeTable(capacity)
         self._materials = MaterialTable()
         self._contacts = ContactTable(capacity)
-        self._solver = contact_solver("impulse" if solver is None else solver)
+        self._solver = contact_solver(DEFAULT_SOLVER if solver is None else solver)
         # The library's broad phases return canonical pairs; a user's are checked.
         self._broad_phase, self._trusted_pairs = resolve_broad_phase(broad_phase)
         self._stage_views = None
         self._boxes = ShapeBoxes(np.zeros((capacity, 2)), np.zeros((capacity, 2)))
         self._filters = ShapeFilters(np.zeros(capacity, np.int64), np.zeros(capacity, np.int64),
                                      np.zeros(capacity, np.bool_))
+        self._margins = np.zeros(capacity)
         # Simulated time is counted in whole steps: time = elapsed + steps·dt (chapter 3).
         self._elapsed = 0.0
         self._steps_at_dt = 0
@@ -122,18 +124,21 @@ class World:
         """Advance the world by ``dt`` seconds: the stages of one time step."""
         dt = _check.positive_scalar(dt, "dt")
         bodies, shapes = self._bodies.arrays, self._shapes.arrays
-        # Forces change velocities: v += dt·(g·gravity_scale + F/m), ω += dt·τ/I.
-        integrate_velocities(bodies, self._gravity, dt)
+        boxes, filters, margins = self._stage_buffers(len(shapes.ids))
+        # How close shapes must come to get a contact: touching, or, for a solver that takes
+        # speculative contacts, as close as they may come within the step.
+        distance = getattr(self._solver, "speculative_distance", 0.0)
+        if distance > 0.0:
+            speculative_margins(shapes, bodies, distance, dt, margins)
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
-        pairs = self._find_pairs(shapes, bodies)
+        pairs = self._find_pairs(shapes, bodies, boxes, filters, margins)
         # Narrow phase: the touching pairs' manifolds; a point seen last step keeps its
         # impulses (same shape ids, same feature id).
         self._contacts.update(pairs, shapes, bodies.origins, bodies.angles, bodies.materials,
-                              self._materials)
-        # Solver: contact impulses change velocities (and may push centres apart).
-        self._solver.solve(self._contacts.arrays, bodies, dt)
-        # Velocities move bodies: c += dt·v, θ += dt·ω, origin = c − R(θ)·local_center.
-        bad = integrate_positions(bodies, dt)
+                              self._materials, margins)
+        # Solver: it moves the bodies through the step, v += dt·(g·gravity_scale + F/m),
+        # contact impulses, c += dt·v and θ += dt·ω (in substeps if it works in substeps).
+        bad = self._solver.step(self._contacts.arrays, bodies, self._gravity, dt)
         if bad:
             raise FloatingPointError(
                 f"{bad} bodies reached a non-finite position or velocity; check the forces "
@@ -144,10 +149,10 @@ class World:
         bodies.torques[:] = 0.0
         self._count_step(dt)
 
-    def _find_pairs(self, shapes, bodies) -> np.ndarray:
-        """The broad phase stage: fill the boxes and filters of every shape, ask for pairs."""
-        boxes, filters = self._stage_buffers(len(shapes.ids))
-        shape_aabbs(shapes, bodies.origins, bodies.angles, boxes.lower, boxes.upper)
+    def _find_pairs(self, shapes, bodies, boxes, filters, margins) -> np.ndarray:
+        """The broad phase stage: fill the boxes (grown by the margins) and filters of every
+        shape, ask for pairs."""
+        shape_aabbs(shapes, bodies.origins, bodies.angles, margins, boxes.lower, boxes.upper)
         shape_filters(shapes.body, bodies.layers, bodies.kinds, filters)
         pairs = self._broad_phase(boxes, filters)
         if self._trusted_pairs:
@@ -158,15 +163,18 @@ class World:
                              f"{len(shapes.ids) - 1}")
         return pairs
 
-    def _stage_buffers(self, count: int) -> tuple[ShapeBoxes, ShapeFilters]:
-        """The broad phase's input buffers, kept between steps, cut to ``count`` shapes."""
-        if self._stage_views is None or len(self._stage_views[0].lower) != count:
-            if len(self._boxes.lower) < count:
+    def _stage_buffers(self, count: int) -> tuple[ShapeBoxes, ShapeFilters, np.ndarray]:
+        """Per shape, kept between steps and cut to ``count`` shapes: the broad phase's
+        boxes and filters, and the speculative margins (zero unless the solver sets them)."""
+        if self._stage_views is None or len(self._stage_views[2]) != count:
+            if len(self._margins) < count:
                 self._boxes = ShapeBoxes(*(grown(column, count) for column in self._boxes))
                 self._filters = ShapeFilters(*(grown(column, count)
                                                for column in self._filters))
+                self._margins = grown(self._margins, count)
             self._stage_views = (ShapeBoxes(*(column[:count] for column in self._boxes)),
-                                 ShapeFilters(*(column[:count] for column in self._filters)))
+                                 ShapeFilters(*(column[:count] for column in self._filters)),
+                                 self._margins[:count])
         return self._stage_views
 
     def _count_step(self, dt: float) -> None:
@@ -178,9 +186,10 @@ class World:
 
     def broad_phase_input(self) -> tuple[ShapeBoxes, ShapeFilters]:
         """What the broad phase would see now: every shape's world box and filter (copies)."""
-        boxes, filters = self._stage_buffers(self._shapes.count)
+        boxes, filters, _ = self._stage_buffers(self._shapes.count)
         bodies, shapes = self._bodies.arrays, self._shapes.arrays
-        shape_aabbs(shapes, bodies.origins, bodies.angles, boxes.lower, boxes.upper)
+        shape_aabbs(shapes, bodies.origins, bodies.angles, np.zeros(len(shapes.ids)),
+                    boxes.lower, boxes.upper)
         shape_filters(shapes.body, bodies.layers, bodies.kinds, filters)
         return (ShapeBoxes(*(column.copy() for column in boxes)),
                 ShapeFilters(*(column.copy() for column in filters)))

@@ -52,6 +52,13 @@ def test_notebook_is_stripped(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_every_cell_has_a_unique_id(path):
+    # nbformat 4.5 requires cell ids; a cell added without one is rejected in future.
+    ids = [cell.get("id") for cell in load(path)["cells"]]
+    assert None not in ids and len(set(ids)) == len(ids), path.name
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
 def test_notebook_starts_with_setup(path):
     first = source(code_cells(path)[0])
     assert "import physbook as pb" in first and "pb.viz.setup_notebook()" in first

@@ -9,8 +9,8 @@ import pytest
 import physbook as pb
 from physbook import scenes
 from physbook.dynamics.contact_table import ContactColumns, ContactTable
-from physbook.dynamics.impulse_solver import ImpulseSolver
 from physbook.dynamics.materials import MaterialTable
+from physbook.dynamics.solvers import ImpulseSolver
 from physbook.geometry.shape_table import ShapeTable
 
 DT = 1.0 / 60.0
@@ -128,9 +128,9 @@ class CarriedImpulses:
         self.inner = ImpulseSolver()
         self.carried = None
 
-    def solve(self, contacts, bodies, dt):
+    def step(self, contacts, bodies, gravity, dt):
         self.carried = snapshot(contacts)
-        self.inner.solve(contacts, bodies, dt)
+        return self.inner.step(contacts, bodies, gravity, dt)
 
 
 def settle_pyramid():

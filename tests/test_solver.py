@@ -8,9 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from physbook.dynamics.impulse_solver import ImpulseSolver
 from physbook.dynamics.materials import Material
-from physbook.dynamics.solvers import SOLVERS, contact_solver
+from physbook.dynamics.solvers import SOLVERS, ImpulseSolver, contact_solver
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.world import World
 
@@ -212,9 +211,9 @@ class RecordingSolver:
         self.inner = ImpulseSolver()
         self.carried = []
 
-    def solve(self, contacts, bodies, dt):
+    def step(self, contacts, bodies, gravity, dt):
         self.carried.append((contacts.features.copy(), contacts.normal_impulses.copy()))
-        self.inner.solve(contacts, bodies, dt)
+        return self.inner.step(contacts, bodies, gravity, dt)
 
 
 def test_contacts_carry_their_impulses_to_the_next_step():
@@ -263,7 +262,7 @@ def test_solver_settings_are_validated():
 
 def test_solver_by_name():
     assert isinstance(contact_solver("impulse"), ImpulseSolver)
-    assert set(SOLVERS) == {"impulse"}
+    assert set(SOLVERS) == {"impulse", "sequential_impulses", "soft_step"}
     solver = ImpulseSolver(iterations=4)
     assert World(solver=solver).solver is solver
     assert "iterations=4" in repr(solver)

@@ -1,13 +1,14 @@
-"""Layer 4, dynamics: bodies, contacts and the solvers that move them (chapters 4 and 9;
-chapters 10–11 add solvers, joints and islands).
+"""Layer 4, dynamics: bodies, contacts and the solvers that move them (chapters 4, 9 and
+10; chapter 11 adds joints and islands).
 
 - :mod:`~physbook.dynamics.materials`: materials, their presets and pair mixing (chapter 4);
 - :mod:`~physbook.dynamics.body_table`: the body columns with stable ids (chapter 4);
 - :mod:`~physbook.dynamics.body`: the handle to one body (chapter 4);
 - :mod:`~physbook.dynamics.motion`: integrating velocities and positions (chapter 4);
 - :mod:`~physbook.dynamics.contact_table`: contacts kept from step to step (chapter 9);
-- :mod:`~physbook.dynamics.impulse_solver`: impulses, restitution, friction (chapter 9);
-- :mod:`~physbook.dynamics.solvers`: the solvers by name.
+- :mod:`~physbook.dynamics.contact_solver`: the stages of every contact solver:
+  impulses, restitution, friction, warm starting, soft contacts (chapters 9–10);
+- :mod:`~physbook.dynamics.solvers`: the solvers, by name (chapters 9–10).
 
 Imports layers 0–3, but never the broad phase: stages take arrays, not worlds.
 """
@@ -15,12 +16,12 @@ Imports layers 0–3, but never the broad phase: stages take arrays, not worlds.
 from physbook.dynamics import (
     body,
     body_table,
+    contact_solver,
     contact_table,
-    impulse_solver,
     materials,
     motion,
     solvers,
 )
 
-__all__ = ["body", "body_table", "contact_table", "impulse_solver", "materials", "motion",
+__all__ = ["body", "body_table", "contact_solver", "contact_table", "materials", "motion",
            "solvers"]

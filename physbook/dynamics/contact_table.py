@@ -58,11 +58,13 @@ def _empty_arrays(capacity: int) -> ContactColumns:
 
 
 @njit
-def update_contacts(pairs, shapes, origins, angles, body_materials, mixed_restitution,
+def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mixed_restitution,
                     mixed_friction, old, old_count, new):
     """The narrow phase over candidate ``pairs``, into the rows of ``new``; returns their count.
 
-    Each pair that touches gets a row: its manifold, its mixed materials, and, for each point
+    Each pair that touches, or whose gap is at most the sum of its shapes' ``margins`` (m;
+    a *speculative* contact, with negative depth), gets a row: its manifold, its mixed
+    materials, and, for each point
     whose feature id it had in ``old`` (rows 0 .. old_count − 1), the impulses that point
     received there (0 for a new point). ``pairs`` are shape rows sorted by row; ``old`` is
     sorted by shape id, and ids grow with rows, so one merge walk finds every match.
@@ -81,8 +83,9 @@ def update_contacts(pairs, shapes, origins, angles, body_materials, mixed_restit
         a = pairs[p, 0]
         b = pairs[p, 1]
         count = collide_rows(a, b, kind, body, radius, vertex_start, vertex_count, vertices,
-                             normals, origins, angles, 0.0, scratch_vertices, scratch_normals,
-                             contact_normals[row], points[row], depths[row], features[row])
+                             normals, origins, angles, margins[a] + margins[b],
+                             scratch_vertices, scratch_normals, contact_normals[row],
+                             points[row], depths[row], features[row])
         if count == 0:
             continue
         id_a = ids[a]
@@ -181,7 +184,8 @@ class ContactTable:
         self._count = 0
         self._arrays = None
 
-    def update(self, pairs, shapes, origins, angles, body_materials, materials) -> None:
+    def update(self, pairs, shapes, origins, angles, body_materials, materials,
+               margins=None) -> None:
         """Replace the rows with this step's touching pairs, carrying matched impulses.
 
         Parameters
@@ -196,12 +200,17 @@ class ContactTable:
             (N,) each body's row of ``materials``.
         materials
             The world's :class:`~physbook.dynamics.materials.MaterialTable`.
+        margins
+            (S,) per shape (m): a pair apart by up to the sum of its shapes' margins gets a
+            row too, with negative depths (a speculative contact). None: touching only.
         """
+        if margins is None:
+            margins = np.zeros(len(shapes.ids))
         if len(self._spare.point_counts) < len(pairs):
             self._views.pop(id(self._spare), None)
             self._spare = _empty_arrays(max(len(pairs), 2 * len(self._spare.point_counts)))
         self._count = update_contacts(
-            pairs, shapes, origins, angles, body_materials, materials.restitution,
+            pairs, shapes, origins, angles, margins, body_materials, materials.restitution,
             materials.friction, self._current, self._count, self._spare)
         self._current, self._spare = self._spare, self._current
         self._arrays = None

@@ -86,3 +86,26 @@ def update_origins(bodies):
                                                bodies.local_centers)
     for i in range(origins.shape[0]):
         origin_of(origins, centers, angles, local_centers, i)
+
+
+@njit
+def speculative_margins(shapes, bodies, distance, dt, margins):
+    """How close two shapes must come to be given a contact this step: ``margins`` (S,), m.
+
+    A shape of a body moving at v and turning at ω, whose farthest point is R from the
+    centre of mass, moves at most (|v| + |ω|·R)·dt in a step; its margin is that plus
+    ``distance``. A pair closer than the sum of its margins may touch before the step ends,
+    and gets a *speculative* contact that the solver lets close, but not pass.
+    """
+    _, _, body, radius, vertex_start, vertex_count, vertices, _ = shapes
+    local_centers, velocities = bodies.local_centers, bodies.velocities
+    angular_velocities = bodies.angular_velocities
+    for s in range(body.shape[0]):
+        b = body[s]
+        reach = 0.0
+        for k in range(vertex_start[s], vertex_start[s] + vertex_count[s]):
+            dx = vertices[k, 0] - local_centers[b, 0]
+            dy = vertices[k, 1] - local_centers[b, 1]
+            reach = max(reach, math.sqrt(dx * dx + dy * dy))
+        speed = math.sqrt(velocities[b, 0] ** 2 + velocities[b, 1] ** 2)
+        margins[s] = distance + dt * (speed + abs(angular_velocities[b]) * (reach + radius[s]))

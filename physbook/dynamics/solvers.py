@@ -1,23 +1,284 @@
-"""The contact solvers a world can be given by name.
+"""The contact solvers a world can be given, by name or as objects (chapters 9–10).
 
-A solver is a stage: an object with ``solve(contacts, bodies, dt)`` that receives the
-contact table's columns (:class:`~physbook.dynamics.contact_table.ContactColumns`) and the
-body columns (:class:`~physbook.dynamics.body_table.BodyArrays`), changes the bodies'
-velocities (and maybe their centres) and stores the impulses it gave in the contacts.
+A solver is the stage of a step that moves the bodies through it: an object with
+``step(contacts, bodies, gravity, dt) -> int`` that receives the contact table's columns
+(:class:`~physbook.dynamics.contact_table.ContactColumns`), the body columns
+(:class:`~physbook.dynamics.body_table.BodyArrays`), gravity (m/s²) and the step (s). It
+integrates velocities, solves the contacts, integrates positions (in substeps if it likes),
+stores the impulses it gave in the contacts, and returns the number of bodies whose state
+is no longer finite. All three solvers here run the shared stages of
+:mod:`physbook.dynamics.contact_solver`:
+
+- ``"impulse"`` (:class:`ImpulseSolver`): chapter 9's method. Each pass may only push,
+  nothing carries over from the last step, and overlap is removed by linear projection.
+- ``"sequential_impulses"`` (:class:`SequentialImpulseSolver`): accumulated impulses
+  clamped on the total, warm started from the last step, with Baumgarte's bias or a
+  non-linear position pass, each ingredient behind a switch (as Box2D-Lite has them).
+- ``"soft_step"`` (:class:`SoftStepSolver`): Box2D v3's substepped soft contacts, relaxed
+  and warm started; the default.
 """
 
 from __future__ import annotations
 
 from physbook import _check
-from physbook.dynamics.impulse_solver import ImpulseSolver
+from physbook._buffers import grown
+from physbook.constants import (
+    BAUMGARTE_FACTOR,
+    CONTACT_DAMPING_RATIO,
+    CONTACT_HERTZ,
+    CORRECTION_FRACTION,
+    LINEAR_SLOP,
+    MAX_LINEAR_CORRECTION,
+    POSITION_ITERATIONS,
+    PUSH_OUT_SPEED,
+    RESTITUTION_THRESHOLD,
+    SOLVER_ITERATIONS,
+    SUBSTEPS,
+)
+from physbook.dynamics.contact_solver import (
+    POSITION_CORRECTIONS,
+    PROJECTION,
+    ContactWork,
+    body_work_arrays,
+    impulse_step,
+    soft_step,
+    softness,
+    work_arrays,
+)
 
-#: Contact solvers by name; a World takes a name or a solver object with ``solve``.
-SOLVERS = {"impulse": ImpulseSolver}
+
+class _Scratch:
+    """The solver's per-contact and per-body work arrays, kept between steps and cut to
+    the rows in use (views rebuilt only when a count changes)."""
+
+    def __init__(self):
+        self._work = work_arrays(16)
+        self._motion = body_work_arrays(16)
+        self._views = (self._work, self._motion)
+
+    def views(self, contacts: int, bodies: int):
+        work, motion = self._views
+        if len(work.targets) != contacts or len(motion.start_angles) != bodies:
+            if len(self._work.targets) < contacts:
+                self._work = work_arrays(max(contacts, 2 * len(self._work.targets)))
+            if len(self._motion.start_angles) < bodies:
+                self._motion = type(self._motion)(*(grown(column, bodies)
+                                                    for column in self._motion))
+            self._views = (ContactWork(*(column[:contacts] for column in self._work)),
+                           type(self._motion)(*(column[:bodies] for column in self._motion)))
+        return self._views
+
+
+def _position_correction(value) -> int:
+    return POSITION_CORRECTIONS.index(
+        _check.choice(value, "position_correction", POSITION_CORRECTIONS))
+
+
+def _fraction(value, name: str) -> float:
+    value = _check.non_negative_scalar(value, name)
+    if value > 1.0:
+        raise ValueError(f"{name} must be at most 1, got {value}")
+    return value
+
+
+class SequentialImpulseSolver:
+    """Sequential impulses: rigid contacts solved point by point, ``iterations`` passes.
+
+    Parameters
+    ----------
+    iterations
+        Velocity passes over all contact points per step (≥ 1).
+    accumulate
+        Clamp the accumulated impulse of a point (λ ≥ 0 in total) instead of each
+        increment (j ≥ 0): later passes may then take back what earlier ones overdid.
+    warm_starting
+        Start each point from the impulses it received in the last step.
+    position_correction
+        How overlap is removed: ``"nonlinear"`` (a pass over positions after they are
+        integrated, adding no energy), ``"baumgarte"`` (a push-out velocity in the solve),
+        ``"projection"`` (chapter 9's linear projection) or ``"none"``.
+    correction
+        The fraction of the error removed per step (β): Baumgarte's bias factor, the
+        non-linear pass's factor, or the projection's fraction; in [0, 1].
+    slop
+        Penetration (m) left alone, ≥ 0, so that resting contacts stay touching.
+    position_iterations
+        Passes of the non-linear position correction (≥ 1).
+    max_correction
+        Largest position correction of one point in one pass (m, > 0).
+    restitution_threshold
+        Approach speed (m/s) below which a contact does not bounce, ≥ 0.
+    """
+
+    def __init__(self, iterations: int = SOLVER_ITERATIONS, *, accumulate: bool = True,
+                 warm_starting: bool = True, position_correction: str = "nonlinear",
+                 correction: float = BAUMGARTE_FACTOR, slop: float = LINEAR_SLOP,
+                 position_iterations: int = POSITION_ITERATIONS,
+                 max_correction: float = MAX_LINEAR_CORRECTION,
+                 restitution_threshold: float = RESTITUTION_THRESHOLD):
+        self.iterations = _check.positive_int(iterations, "iterations")
+        self.accumulate = _check.flag(accumulate, "accumulate")
+        self.warm_starting = _check.flag(warm_starting, "warm_starting")
+        self.position_correction = POSITION_CORRECTIONS[
+            _position_correction(position_correction)]
+        self.correction = _fraction(correction, "correction")
+        self.slop = _check.non_negative_scalar(slop, "slop")
+        self.position_iterations = _check.positive_int(position_iterations,
+                                                       "position_iterations")
+        self.max_correction = _check.positive_scalar(max_correction, "max_correction")
+        self.restitution_threshold = _check.non_negative_scalar(restitution_threshold,
+                                                                "restitution_threshold")
+        self._scratch = _Scratch()
+
+    def _settings(self) -> str:
+        return (f"iterations={self.iterations}, accumulate={self.accumulate}, "
+                f"warm_starting={self.warm_starting}, "
+                f"position_correction={self.position_correction!r}, "
+                f"correction={self.correction:g}, slop={self.slop:g}, "
+                f"position_iterations={self.position_iterations}, "
+                f"max_correction={self.max_correction:g}, "
+                f"restitution_threshold={self.restitution_threshold:g}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._settings()})"
+
+    def step(self, contacts, bodies, gravity, dt: float) -> int:
+        """Move ``bodies`` through a step of ``dt`` s with ``contacts``; see the module doc."""
+        work, motion = self._scratch.views(len(contacts.bodies), len(bodies.kinds))
+        return impulse_step(contacts, bodies, work, motion, gravity, dt, self.iterations,
+                            self.accumulate, self.warm_starting, self.restitution_threshold,
+                            POSITION_CORRECTIONS.index(self.position_correction),
+                            self.correction, self.slop, self.position_iterations,
+                            self.max_correction)
+
+
+class ImpulseSolver(SequentialImpulseSolver):
+    """The impulse method of chapter 9: the same stages with accumulation and warm starting
+    switched off, and overlap removed by linear projection.
+
+    Parameters
+    ----------
+    iterations
+        Passes over all contact points per step (≥ 1).
+    correction_fraction
+        Fraction of the penetration beyond ``slop`` removed per step by positional
+        correction, in [0, 1]; 0 switches the correction off.
+    slop
+        Penetration (m) allowed without correction, ≥ 0; it stops resting bodies from
+        jittering between touching and not touching.
+    restitution_threshold
+        Approach speed (m/s) below which a contact does not bounce (e = 0), ≥ 0.
+    """
+
+    def __init__(self, iterations: int = SOLVER_ITERATIONS,
+                 correction_fraction: float = CORRECTION_FRACTION, slop: float = LINEAR_SLOP,
+                 restitution_threshold: float = RESTITUTION_THRESHOLD):
+        super().__init__(iterations, accumulate=False, warm_starting=False,
+                         position_correction=POSITION_CORRECTIONS[PROJECTION],
+                         correction=_fraction(correction_fraction, "correction_fraction"),
+                         slop=slop, restitution_threshold=restitution_threshold)
+
+    @property
+    def correction_fraction(self) -> float:
+        """Fraction of the penetration beyond the slop removed per step (the seed's
+        ``percent``)."""
+        return self.correction
+
+    def __repr__(self) -> str:
+        return (f"ImpulseSolver(iterations={self.iterations}, "
+                f"correction_fraction={self.correction:g}, slop={self.slop:g}, "
+                f"restitution_threshold={self.restitution_threshold:g})")
+
+
+class SoftStepSolver:
+    """The soft step (Box2D v3): substeps, soft contacts, relaxing, restitution last.
+
+    Parameters
+    ----------
+    substeps
+        Substeps per step (≥ 1); each integrates, solves, moves and relaxes.
+    relax_iterations
+        Rigid passes without bias after each substep's positions (≥ 0).
+    contact_hertz
+        Frequency of the contact spring (Hz, > 0). It is capped at a quarter of the
+        substep rate, beyond which the spring is too stiff for the substep.
+    damping_ratio
+        Damping ratio ζ of the contact spring (≥ 0; 1 is critical).
+    static_hertz
+        Frequency for contacts with a body of infinite mass (Hz, > 0); twice
+        ``contact_hertz`` when None, so the ground is stiffer than a pile. Capped alike.
+    push_out_speed
+        Fastest speed (m/s, > 0) at which overlapping bodies are pushed apart.
+    warm_starting
+        Start each point from the impulses it received in the last step.
+    restitution_threshold
+        Approach speed (m/s) below which a contact does not bounce, ≥ 0.
+    """
+
+    def __init__(self, substeps: int = SUBSTEPS, *, relax_iterations: int = 1,
+                 contact_hertz: float = CONTACT_HERTZ,
+                 damping_ratio: float = CONTACT_DAMPING_RATIO,
+                 static_hertz: float | None = None, push_out_speed: float = PUSH_OUT_SPEED,
+                 warm_starting: bool = True, speculative_distance: float = 0.02,
+                 restitution_threshold: float = RESTITUTION_THRESHOLD):
+        self.substeps = _check.positive_int(substeps, "substeps")
+        self.speculative_distance = _check.non_negative_scalar(speculative_distance,
+                                                               "speculative_distance")
+        self.relax_iterations = _check.non_negative_int(relax_iterations, "relax_iterations")
+        self.contact_hertz = _check.positive_scalar(contact_hertz, "contact_hertz")
+        self.damping_ratio = _check.non_negative_scalar(damping_ratio, "damping_ratio")
+        self.static_hertz = (None if static_hertz is None
+                             else _check.positive_scalar(static_hertz, "static_hertz"))
+        self.push_out_speed = _check.positive_scalar(push_out_speed, "push_out_speed")
+        self.warm_starting = _check.flag(warm_starting, "warm_starting")
+        self.restitution_threshold = _check.non_negative_scalar(restitution_threshold,
+                                                                "restitution_threshold")
+        self._scratch = _Scratch()
+
+    def __repr__(self) -> str:
+        static = "None" if self.static_hertz is None else f"{self.static_hertz:g}"
+        return (f"SoftStepSolver(substeps={self.substeps}, "
+                f"relax_iterations={self.relax_iterations}, "
+                f"contact_hertz={self.contact_hertz:g}, damping_ratio={self.damping_ratio:g}, "
+                f"static_hertz={static}, push_out_speed={self.push_out_speed:g}, "
+                f"warm_starting={self.warm_starting}, "
+                f"restitution_threshold={self.restitution_threshold:g})")
+
+    def springs(self, dt: float):
+        """The :class:`~physbook.dynamics.contact_solver.Softness` of ordinary and static
+        contacts for a step of ``dt`` s: the frequencies capped at a quarter of the
+        substep rate."""
+        h = _check.positive_scalar(dt, "dt") / self.substeps
+        cap = 0.25 / h
+        static = 2.0 * self.contact_hertz if self.static_hertz is None else self.static_hertz
+        return (softness(min(self.contact_hertz, cap), self.damping_ratio, h),
+                softness(min(static, cap), self.damping_ratio, h))
+
+    def step(self, contacts, bodies, gravity, dt: float) -> int:
+        """Move ``bodies`` through a step of ``dt`` s with ``contacts``; see the module doc."""
+        work, motion = self._scratch.views(len(contacts.bodies), len(bodies.kinds))
+        soft, static_soft = self.springs(dt)
+        return soft_step(contacts, bodies, work, motion, gravity, dt, self.substeps,
+                         self.relax_iterations, soft, static_soft, self.push_out_speed,
+                         self.restitution_threshold, self.warm_starting)
+
+
+#: Contact solvers by name; a World takes a name or a solver object with ``step``.
+SOLVERS = {
+    "impulse": ImpulseSolver,
+    "sequential_impulses": SequentialImpulseSolver,
+    "soft_step": SoftStepSolver,
+}
+
+#: The solver a World gets when none is given.
+DEFAULT_SOLVER = "soft_step"
 
 
 def contact_solver(name_or_solver):
     """Resolve a solver given by name (a default-configured one) or as an object."""
-    if callable(getattr(name_or_solver, "solve", None)):
+    if callable(getattr(name_or_solver, "step", None)):
         return name_or_solver
     name = _check.choice(name_or_solver, "solver", SOLVERS)
     return SOLVERS[name]()
+
+

@@ -171,7 +171,7 @@ class ShapeTable:
         origins, angles = body_poses(origins, angles, self)
         lower = np.empty((self._count, 2))
         upper = np.empty((self._count, 2))
-        shape_aabbs(self.arrays, origins, angles, lower, upper)
+        shape_aabbs(self.arrays, origins, angles, np.zeros(self._count), lower, upper)
         return lower, upper
 
 
@@ -189,11 +189,13 @@ def body_poses(origins, angles, shapes: ShapeTable) -> tuple[np.ndarray, np.ndar
 
 
 @njit
-def shape_aabbs(shapes, origins, angles, lower, upper):
-    """Fill ``lower``/``upper`` (S, 2) with the world AABB of every shape (m).
+def shape_aabbs(shapes, origins, angles, margins, lower, upper):
+    """Fill ``lower``/``upper`` (S, 2) with the world AABB of every shape (m), each grown by
+    its ``margins[s]`` on every side.
 
     A vertex v in body coordinates is at origin + R(θ)·v in the world; a polygon's box spans
-    its transformed vertices, a circle's box is its centre ± r.
+    its transformed vertices, a circle's box is its centre ± r. Two shapes closer than the
+    sum of their margins have overlapping boxes.
     """
     # Columns are taken out of the tuple once: reading a field of a tuple of arrays inside
     # a loop costs a reference count increment and decrement each time.
@@ -215,7 +217,7 @@ def shape_aabbs(shapes, origins, angles, lower, upper):
             low_y = min(low_y, y)
             high_x = max(high_x, x)
             high_y = max(high_y, y)
-        r = radius[s] if kind[s] == CIRCLE else 0.0
+        r = (radius[s] if kind[s] == CIRCLE else 0.0) + margins[s]
         lower[s, 0] = low_x - r
         lower[s, 1] = low_y - r
         upper[s, 0] = high_x + r

@@ -1,0 +1,666 @@
+"""Chapters 9–10: the stages of a contact solver, shared by every solver of the engine.
+
+For a contact point p with normal n (from body A to body B) the relative velocity is
+
+    v_rel = (v_B + ω_B × r_B) − (v_A + ω_A × r_A),   r_A = p − c_A,  r_B = p − c_B,
+
+and v_n = v_rel · n < 0 means the bodies approach there. An impulse j·n on B (−j·n on A)
+changes v_n by j·K with
+
+    K = 1/m_A + 1/m_B + (r_A × n)²/I_A + (r_B × n)²/I_B,
+
+so the impulse that makes v_n reach a target v* is j = (v* − v_n)/K. Friction acts along
+the tangent t = (−n_y, n_x) the same way, with its total kept within Coulomb's bound
+|λ_t| ≤ μ·λ_n of the same point.
+
+The stages, in the order a step runs them (Box2D v3 names them the same way):
+
+- :func:`prepare_contacts`: arms, effective masses, separations, the approach speed, and
+  the impulses to start from (last step's, when warm starting);
+- :func:`set_targets`: the normal velocity a rigid solve aims for (restitution, Baumgarte);
+- :func:`warm_start`: apply the impulses the points start from;
+- :func:`solve_velocities`: one Gauss–Seidel pass of rigid contacts, the increment or the
+  accumulated total clamped (chapter 9 or 10);
+- :func:`solve_soft`: one pass of soft contacts, spring–damper bias and speculative gaps
+  (the soft step); with the bias off it *relaxes*;
+- :func:`apply_restitution`: bounce, from the approach speed measured before the solve;
+- :func:`project_positions` (chapter 9) or :func:`solve_positions` (non-linear Gauss–Seidel):
+  remove overlap by moving positions;
+- :func:`store_impulses`: keep this step's impulses for the next step.
+
+The solvers of :mod:`physbook.dynamics.solvers` run them in a compiled driver each
+(:func:`impulse_step`, :func:`soft_step`).
+
+The stage kernels take the contact and body columns as NamedTuples and take the columns out
+of them once, at the top: reading a field of a tuple of arrays inside a hot loop costs a
+reference count increment and decrement each time. Helpers called per contact point take
+plain arrays for the same reason.
+
+Symbols in formulas: m mass, I inertia, c centre of mass, v velocity, ω angular velocity,
+r arm from c to p, e restitution, μ friction coefficient, s separation (negative when
+overlapping), h the (sub)step.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook._jit import njit
+from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
+from physbook.vecmath.kernels import cross, point_velocity, rotate
+
+#: Codes of ``position_correction``, as the compiled drivers receive it.
+NO_CORRECTION = 0
+PROJECTION = 1
+BAUMGARTE = 2
+NONLINEAR = 3
+#: Names of the codes, indexed by code.
+POSITION_CORRECTIONS = ("none", "projection", "baumgarte", "nonlinear")
+
+
+class ContactWork(NamedTuple):
+    """What the solver computes per contact point, for M contact rows of two slots each.
+
+    ``anchors_a``, ``anchors_b`` (M, 2, 2) arms r from each centre of mass to the point at
+    the start of the step (m); ``normal_masses``, ``tangent_masses`` (M, 2) effective masses
+    1/K (kg); ``base_separations`` (M, 2) the separation minus (r_B − r_A)·n (m), so that the
+    separation after the bodies moved is found without a new narrow phase;
+    ``relative_velocities`` (M, 2) v_n measured before any impulse (m/s); ``targets`` (M, 2)
+    the normal velocity a rigid solve aims for (m/s); ``normal_impulses``,
+    ``tangent_impulses`` (M, 2) the impulses accumulated by the solve (N·s; per substep in
+    the soft step); ``total_normal_impulses`` (M, 2) all normal impulse applied in the step.
+    """
+
+    anchors_a: np.ndarray
+    anchors_b: np.ndarray
+    normal_masses: np.ndarray
+    tangent_masses: np.ndarray
+    base_separations: np.ndarray
+    relative_velocities: np.ndarray
+    targets: np.ndarray
+    normal_impulses: np.ndarray
+    tangent_impulses: np.ndarray
+    total_normal_impulses: np.ndarray
+
+
+class BodyWork(NamedTuple):
+    """What the solver keeps per body: where it was when the contacts were prepared,
+    ``start_centers`` (N, 2) and ``start_angles`` (N,); its rotation since then as
+    ``delta_cos``, ``delta_sin`` (N,); and ``overlaps`` (N,), how many of its contacts
+    overlapped then, which share out its push-out speed."""
+
+    start_centers: np.ndarray
+    start_angles: np.ndarray
+    delta_cos: np.ndarray
+    delta_sin: np.ndarray
+    overlaps: np.ndarray
+
+
+class Softness(NamedTuple):
+    """The coefficients of a soft constraint for one (sub)step: see :func:`softness`."""
+
+    bias_rate: float
+    mass_scale: float
+    impulse_scale: float
+
+
+def work_arrays(contacts: int) -> ContactWork:
+    """Zeroed :class:`ContactWork` for ``contacts`` rows."""
+    return ContactWork(np.zeros((contacts, 2, 2)), np.zeros((contacts, 2, 2)),
+                       *(np.zeros((contacts, 2)) for _ in range(8)))
+
+
+def body_work_arrays(bodies: int) -> BodyWork:
+    """Zeroed :class:`BodyWork` for ``bodies`` rows."""
+    return BodyWork(np.zeros((bodies, 2)), np.zeros(bodies), np.zeros(bodies),
+                    np.zeros(bodies), np.zeros(bodies))
+
+
+# --- the physics of one point ---------------------------------------------------------
+
+
+@njit
+def inverse_effective_mass(inverse_mass_a, inverse_inertia_a, arm_cross_a,
+                           inverse_mass_b, inverse_inertia_b, arm_cross_b):
+    """K = 1/m_A + 1/m_B + (r_A × d)²/I_A + (r_B × d)²/I_B for a direction d (1/kg).
+
+    ``arm_cross_a`` is r_A × d, ``arm_cross_b`` is r_B × d. An impulse j along d changes
+    the relative velocity along d at the point by j·K.
+    """
+    return (inverse_mass_a + inverse_mass_b + inverse_inertia_a * arm_cross_a * arm_cross_a
+            + inverse_inertia_b * arm_cross_b * arm_cross_b)
+
+
+@njit
+def restitution_target(normal_velocity, restitution, threshold):
+    """Newton's law of restitution: the normal velocity to reach, v* = −e·v_n (m/s).
+
+    Only an approach faster than ``threshold`` (v_n < −threshold) bounces; slower contacts
+    aim at v* = 0 so that a body resting under gravity does not hop.
+    """
+    if normal_velocity < -threshold:
+        return -restitution * normal_velocity
+    return 0.0
+
+
+@njit
+def relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx, rby):
+    """v_rel = (v_B + ω_B × r_B) − (v_A + ω_A × r_A) at a contact point (m/s)."""
+    vax, vay = point_velocity(velocities[a, 0], velocities[a, 1], angular_velocities[a],
+                              rax, ray)
+    vbx, vby = point_velocity(velocities[b, 0], velocities[b, 1], angular_velocities[b],
+                              rbx, rby)
+    return vbx - vax, vby - vay
+
+
+@njit
+def apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b, px,
+                  py, rax, ray, rbx, rby):
+    """Apply impulse P at the contact: −P on body A at arm r_A, +P on body B at arm r_B.
+
+    Δv_A = −P/m_A, Δω_A = −(r_A × P)/I_A; Δv_B = P/m_B, Δω_B = (r_B × P)/I_B. Bodies of
+    inverse mass 0 (static, kinematic) do not change.
+    """
+    velocities[a, 0] -= inverse_masses[a] * px
+    velocities[a, 1] -= inverse_masses[a] * py
+    angular_velocities[a] -= inverse_inertias[a] * cross(rax, ray, px, py)
+    velocities[b, 0] += inverse_masses[b] * px
+    velocities[b, 1] += inverse_masses[b] * py
+    angular_velocities[b] += inverse_inertias[b] * cross(rbx, rby, px, py)
+
+
+@njit
+def separation_now(base_separation, nx, ny, rax, ray, rbx, rby, a, b, centers, start_centers,
+                   delta_cos, delta_sin):
+    """The separation of a point after its bodies moved since the contacts were prepared (m).
+
+    With the normal held fixed, s = s₀ + ((c_B + R(Δθ_B)·r_B) − (c_A + R(Δθ_A)·r_A) −
+    (c_B₀ + r_B − c_A₀ − r_A))·n, written as base + (Δc_B − Δc_A + R(Δθ_B)·r_B −
+    R(Δθ_A)·r_A)·n with base = s₀ − (r_B − r_A)·n. The last three arrays are columns of a
+    :class:`BodyWork`.
+    """
+    turned_ax, turned_ay = rotate(delta_cos[a], delta_sin[a], rax, ray)
+    turned_bx, turned_by = rotate(delta_cos[b], delta_sin[b], rbx, rby)
+    dx = (centers[b, 0] - start_centers[b, 0]) - (centers[a, 0] - start_centers[a, 0])
+    dy = (centers[b, 1] - start_centers[b, 1]) - (centers[a, 1] - start_centers[a, 1])
+    return base_separation + (dx + turned_bx - turned_ax) * nx + (dy + turned_by - turned_ay) * ny
+
+
+# --- the stages -------------------------------------------------------------------------
+
+
+@njit
+def prepare_contacts(contacts, bodies, work, motion, warm_scale):
+    """Per contact point: arms, effective masses 1/K along n and t, the base separation,
+    the approach speed v_n, and the impulses to start from.
+
+    The impulses start at ``warm_scale`` times the ones the contact table carries from the
+    last step (0: from nothing; 1: warm starting; 1/substeps: warm starting the per-substep
+    impulses of the soft step). Records every body's centre and angle in ``motion``, so that
+    later stages can tell how far the bodies moved.
+    """
+    pairs, point_counts, normals, points, depths = (
+        contacts.bodies, contacts.point_counts, contacts.normals, contacts.points,
+        contacts.depths)
+    carried_normal, carried_tangent = contacts.normal_impulses, contacts.tangent_impulses
+    centers, angles, velocities, angular_velocities = (
+        bodies.centers, bodies.angles, bodies.velocities, bodies.angular_velocities)
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    (arms_a, arms_b, normal_masses, tangent_masses, base_separations, relative_velocities, _,
+     normal_impulses, tangent_impulses, total_normal_impulses) = work
+    start_centers, start_angles, delta_cos, delta_sin, overlaps = motion
+    for i in range(angles.shape[0]):
+        start_centers[i, 0] = centers[i, 0]
+        start_centers[i, 1] = centers[i, 1]
+        start_angles[i] = angles[i]
+        delta_cos[i] = 1.0
+        delta_sin[i] = 0.0
+        overlaps[i] = 0.0
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        if depths[m, 0] > 0.0 or (point_counts[m] > 1 and depths[m, 1] > 0.0):
+            overlaps[a] += 1.0
+            overlaps[b] += 1.0
+        for k in range(2):
+            # Unused slots take part in no sum, but keep them clean for store_impulses.
+            if warm_scale == 0.0:
+                normal_impulses[m, k] = 0.0
+                tangent_impulses[m, k] = 0.0
+            else:
+                normal_impulses[m, k] = warm_scale * carried_normal[m, k]
+                tangent_impulses[m, k] = warm_scale * carried_tangent[m, k]
+            total_normal_impulses[m, k] = 0.0
+        for k in range(point_counts[m]):
+            rax = points[m, k, 0] - centers[a, 0]
+            ray = points[m, k, 1] - centers[a, 1]
+            rbx = points[m, k, 0] - centers[b, 0]
+            rby = points[m, k, 1] - centers[b, 1]
+            arms_a[m, k, 0] = rax
+            arms_a[m, k, 1] = ray
+            arms_b[m, k, 0] = rbx
+            arms_b[m, k, 1] = rby
+            k_normal = inverse_effective_mass(
+                inverse_masses[a], inverse_inertias[a], cross(rax, ray, nx, ny),
+                inverse_masses[b], inverse_inertias[b], cross(rbx, rby, nx, ny))
+            # The tangent t = (−n_y, n_x).
+            k_tangent = inverse_effective_mass(
+                inverse_masses[a], inverse_inertias[a], cross(rax, ray, -ny, nx),
+                inverse_masses[b], inverse_inertias[b], cross(rbx, rby, -ny, nx))
+            normal_masses[m, k] = 1.0 / k_normal if k_normal > 0.0 else 0.0
+            tangent_masses[m, k] = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+            # The point is midway between the surfaces, so s = −depth there.
+            base_separations[m, k] = -depths[m, k] - ((rbx - rax) * nx + (rby - ray) * ny)
+            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
+                                         rby)
+            relative_velocities[m, k] = dvx * nx + dvy * ny
+
+
+@njit
+def set_targets(contacts, work, restitution_threshold, bias_factor, slop, inverse_dt):
+    """The normal velocity each point of a rigid solve aims for (m/s).
+
+    v* = max(−e·v_n if v_n < −threshold else 0, β/dt·max(d − slop, 0)): the bounce of
+    Newton's law, or Baumgarte's push-out speed that removes the fraction β of the depth d
+    beyond the slop in one step, whichever is larger (β = ``bias_factor``; 0 turns it off).
+    """
+    point_counts, depths, restitutions = (contacts.point_counts, contacts.depths,
+                                          contacts.restitutions)
+    relative_velocities, targets = work.relative_velocities, work.targets
+    for m in range(point_counts.shape[0]):
+        for k in range(point_counts[m]):
+            bounce = restitution_target(relative_velocities[m, k], restitutions[m],
+                                        restitution_threshold)
+            push = bias_factor * inverse_dt * max(depths[m, k] - slop, 0.0)
+            targets[m, k] = max(bounce, push)
+
+
+@njit
+def warm_start(contacts, bodies, work):
+    """Apply the impulses each point starts from: P = λ_n·n + λ_t·t."""
+    pairs, point_counts, normals = contacts.bodies, contacts.point_counts, contacts.normals
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    arms_a, arms_b = work.anchors_a, work.anchors_b
+    normal_impulses, tangent_impulses = work.normal_impulses, work.tangent_impulses
+    total_normal_impulses = work.total_normal_impulses
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        for k in range(point_counts[m]):
+            jn = normal_impulses[m, k]
+            jt = tangent_impulses[m, k]
+            total_normal_impulses[m, k] += jn
+            apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
+                          a, b, jn * nx - jt * ny, jn * ny + jt * nx, arms_a[m, k, 0],
+                          arms_a[m, k, 1], arms_b[m, k, 0], arms_b[m, k, 1])
+
+
+@njit
+def solve_velocities(contacts, bodies, work, accumulate):
+    """One pass over every contact point: normal then friction impulses, rigid contacts.
+
+    Normal: j = (v* − v_n)/K. With ``accumulate`` (chapter 10) the *total* λ_n + j is
+    clamped at 0, so a later pass may take back part of what an earlier one gave; without
+    (chapter 9) each increment is clamped, j ≥ 0, and a pass may only push. Friction: the
+    total λ_t − v_t/K_t is clamped to ±μ·λ_n of the same point in both cases.
+    """
+    pairs, point_counts, normals, frictions = (contacts.bodies, contacts.point_counts,
+                                               contacts.normals, contacts.frictions)
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    (arms_a, arms_b, normal_masses, tangent_masses, _, _, targets, normal_impulses,
+     tangent_impulses, total_normal_impulses) = work
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        tx = -ny
+        ty = nx
+        for k in range(point_counts[m]):
+            rax = arms_a[m, k, 0]
+            ray = arms_a[m, k, 1]
+            rbx = arms_b[m, k, 0]
+            rby = arms_b[m, k, 1]
+            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
+                                         rby)
+            j = (targets[m, k] - (dvx * nx + dvy * ny)) * normal_masses[m, k]
+            if accumulate:
+                total = max(normal_impulses[m, k] + j, 0.0)
+                j = total - normal_impulses[m, k]
+                normal_impulses[m, k] = total
+            elif j > 0.0:
+                normal_impulses[m, k] += j
+            else:
+                j = 0.0
+            if j != 0.0:
+                total_normal_impulses[m, k] += j
+                apply_impulse(velocities, angular_velocities, inverse_masses,
+                              inverse_inertias, a, b, j * nx, j * ny, rax, ray, rbx, rby)
+            # Friction: the impulse that stops sliding, −v_t/K_t, within Coulomb's bound.
+            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
+                                         rby)
+            bound = frictions[m] * normal_impulses[m, k]
+            total = tangent_impulses[m, k] - (dvx * tx + dvy * ty) * tangent_masses[m, k]
+            total = min(max(total, -bound), bound)
+            jt = total - tangent_impulses[m, k]
+            tangent_impulses[m, k] = total
+            if jt != 0.0:
+                apply_impulse(velocities, angular_velocities, inverse_masses,
+                              inverse_inertias, a, b, jt * tx, jt * ty, rax, ray, rbx, rby)
+
+
+def softness(hertz: float, damping_ratio: float, h: float) -> Softness:
+    """The soft constraint of a spring–damper of frequency f and damping ratio ζ, stepped
+    implicitly with step h.
+
+    With ω = 2πf, a₁ = 2ζ + hω, a₂ = hω·a₁ and a₃ = 1/(1 + a₂), an impulse
+    Δλ = −m·(mass_scale·v_n + bias_rate·mass_scale·s) − impulse_scale·λ makes the contact
+    behave as a spring of stiffness m·ω² and damper 2ζmω: bias_rate = ω/a₁,
+    mass_scale = a₂·a₃, impulse_scale = a₃. f = 0 gives a rigid constraint.
+    """
+    if hertz == 0.0:
+        return Softness(0.0, 1.0, 0.0)
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * damping_ratio + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return Softness(omega / a1, a2 * a3, a3)
+
+
+@njit
+def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static_soft,
+               push_out_speed):
+    """One pass of soft contacts (the soft step); with ``use_bias`` False it *relaxes*.
+
+    The separation s of each point is found from how far its bodies moved since prepare.
+    A gap (s > 0) is a speculative contact: it may close by the end of the substep, bias
+    s/h. An overlap is pushed out by a spring–damper (``soft``, or ``static_soft`` when a
+    body has infinite mass), at most at ``push_out_speed`` (m/s) shared among the
+    overlapping contacts of the busier dynamic body: pushes along a chain of overlaps add
+    up, so n boxes piled into one spot would otherwise fly apart at n times the speed.
+    Relaxing solves the same contacts rigidly with no bias, to take out the velocity the
+    push-out added. The total normal impulse is clamped at 0; friction as in
+    :func:`solve_velocities`.
+    """
+    pairs, point_counts, normals, frictions = (contacts.bodies, contacts.point_counts,
+                                               contacts.normals, contacts.frictions)
+    centers, velocities, angular_velocities = (bodies.centers, bodies.velocities,
+                                               bodies.angular_velocities)
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    (arms_a, arms_b, normal_masses, tangent_masses, base_separations, relative_velocities, _,
+     normal_impulses, tangent_impulses, total_normal_impulses) = work
+    start_centers, delta_cos, delta_sin = motion.start_centers, motion.delta_cos, \
+        motion.delta_sin
+    overlaps = motion.overlaps
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        spring = static_soft if inverse_masses[a] == 0.0 or inverse_masses[b] == 0.0 else soft
+        busiest = max(overlaps[a] if inverse_masses[a] > 0.0 else 1.0,
+                      overlaps[b] if inverse_masses[b] > 0.0 else 1.0, 1.0)
+        speed_cap = push_out_speed / busiest
+        for k in range(point_counts[m]):
+            rax = arms_a[m, k, 0]
+            ray = arms_a[m, k, 1]
+            rbx = arms_b[m, k, 0]
+            rby = arms_b[m, k, 1]
+            s = separation_now(base_separations[m, k], nx, ny, rax, ray, rbx, rby, a, b,
+                               centers, start_centers, delta_cos, delta_sin)
+            bias = 0.0
+            mass_scale = 1.0
+            impulse_scale = 0.0
+            if s > 0.0:
+                bias = s * inverse_h
+            elif use_bias:
+                bias = max(spring.mass_scale * spring.bias_rate * s, -speed_cap)
+                mass_scale = spring.mass_scale
+                impulse_scale = spring.impulse_scale
+            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
+                                         rby)
+            vn = dvx * nx + dvy * ny
+            j = -normal_masses[m, k] * (mass_scale * vn + bias) - impulse_scale * \
+                normal_impulses[m, k]
+            total = max(normal_impulses[m, k] + j, 0.0)
+            j = total - normal_impulses[m, k]
+            if total_normal_impulses[m, k] == 0.0 and j > 0.0:
+                # The point's first impulse of the step: the collision happens in this
+                # substep, and v_n now is the approach speed restitution reverses.
+                relative_velocities[m, k] = vn
+            normal_impulses[m, k] = total
+            total_normal_impulses[m, k] += j
+            apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
+                          a, b, j * nx, j * ny, rax, ray, rbx, rby)
+        for k in range(point_counts[m]):
+            rax = arms_a[m, k, 0]
+            ray = arms_a[m, k, 1]
+            rbx = arms_b[m, k, 0]
+            rby = arms_b[m, k, 1]
+            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
+                                         rby)
+            bound = frictions[m] * normal_impulses[m, k]
+            total = tangent_impulses[m, k] - (-dvx * ny + dvy * nx) * tangent_masses[m, k]
+            total = min(max(total, -bound), bound)
+            jt = total - tangent_impulses[m, k]
+            tangent_impulses[m, k] = total
+            apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
+                          a, b, -jt * ny, jt * nx, rax, ray, rbx, rby)
+
+
+@njit
+def apply_restitution(contacts, bodies, work, threshold):
+    """Bounce: drive v_n to −e·v_n⁻, with v_n⁻ the approach speed of the point when it
+    received its first impulse of the step.
+
+    Only points that approached faster than ``threshold`` and received a normal impulse
+    (a speculative point that never closed did not collide) bounce, each once: its approach
+    speed is then set to 0.
+    """
+    pairs, point_counts, normals, restitutions = (
+        contacts.bodies, contacts.point_counts, contacts.normals, contacts.restitutions)
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    (arms_a, arms_b, normal_masses, _, _, relative_velocities, _, normal_impulses, _,
+     total_normal_impulses) = work
+    for m in range(pairs.shape[0]):
+        e = restitutions[m]
+        if e == 0.0:
+            continue
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        for k in range(point_counts[m]):
+            if relative_velocities[m, k] > -threshold or total_normal_impulses[m, k] == 0.0:
+                continue
+            rax = arms_a[m, k, 0]
+            ray = arms_a[m, k, 1]
+            rbx = arms_b[m, k, 0]
+            rby = arms_b[m, k, 1]
+            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
+                                         rby)
+            vn = dvx * nx + dvy * ny
+            j = -normal_masses[m, k] * (vn + e * relative_velocities[m, k])
+            relative_velocities[m, k] = 0.0
+            total = max(normal_impulses[m, k] + j, 0.0)
+            j = total - normal_impulses[m, k]
+            normal_impulses[m, k] = total
+            total_normal_impulses[m, k] += j
+            apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
+                          a, b, j * nx, j * ny, rax, ray, rbx, rby)
+
+
+@njit
+def project_positions(contacts, bodies, fraction, slop):
+    """Linear projection (chapter 9): move each pair apart by ``fraction`` of its depth
+    beyond ``slop``.
+
+    With d the pair's deepest point, the shift s = fraction·max(d − slop, 0)/(1/m_A + 1/m_B)
+    along n moves A's centre by −s/m_A and B's by +s/m_B (the lighter body moves more; the
+    pair's centre of mass stays). Angles do not change; the world recomputes the origins
+    from the centres when it integrates positions.
+    """
+    pairs, point_counts, normals, depths = (contacts.bodies, contacts.point_counts,
+                                            contacts.normals, contacts.depths)
+    centers, inverse_masses = bodies.centers, bodies.inverse_masses
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        inverse_mass_sum = inverse_masses[a] + inverse_masses[b]
+        if inverse_mass_sum <= 0.0:
+            continue
+        depth = depths[m, 0]
+        for k in range(1, point_counts[m]):
+            depth = max(depth, depths[m, k])
+        shift = fraction * max(depth - slop, 0.0) / inverse_mass_sum
+        if shift == 0.0:
+            continue
+        for axis in range(2):
+            delta = shift * normals[m, axis]
+            centers[a, axis] -= inverse_masses[a] * delta
+            centers[b, axis] += inverse_masses[b] * delta
+
+
+@njit
+def update_rotations(angles, motion):
+    """Refresh each body's rotation since prepare, Δθ = θ − θ₀, as its cosine and sine."""
+    _, start_angles, delta_cos, delta_sin, _ = motion
+    for i in range(angles.shape[0]):
+        turn = angles[i] - start_angles[i]
+        delta_cos[i] = math.cos(turn)
+        delta_sin[i] = math.sin(turn)
+
+
+@njit
+def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_correction):
+    """One pass of non-linear Gauss–Seidel: move positions, not velocities, out of overlap.
+
+    For each point the separation s is measured again after the bodies moved, and the
+    position error C = β·(s + slop), clamped to [−max_correction, 0], is removed by a
+    *pseudo-impulse* P = −C/K along n applied to positions: Δc = ±P/m, Δθ = ±(r × P)/I.
+    Velocities do not change, so no energy is added. Returns the deepest separation met.
+    """
+    pairs, point_counts, normals = contacts.bodies, contacts.point_counts, contacts.normals
+    centers, angles = bodies.centers, bodies.angles
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    arms_a, arms_b, normal_masses, base_separations = (work.anchors_a, work.anchors_b,
+                                                       work.normal_masses,
+                                                       work.base_separations)
+    start_centers, start_angles, delta_cos, delta_sin, _ = motion
+    deepest = 0.0
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        for k in range(point_counts[m]):
+            rax = arms_a[m, k, 0]
+            ray = arms_a[m, k, 1]
+            rbx = arms_b[m, k, 0]
+            rby = arms_b[m, k, 1]
+            s = separation_now(base_separations[m, k], nx, ny, rax, ray, rbx, rby, a, b,
+                               centers, start_centers, delta_cos, delta_sin)
+            deepest = min(deepest, s)
+            error = min(max(bias_factor * (s + slop), -max_correction), 0.0)
+            push = -error * normal_masses[m, k]
+            if push == 0.0:
+                continue
+            # The arms as the bodies are turned now.
+            turned_ax, turned_ay = rotate(delta_cos[a], delta_sin[a], rax, ray)
+            turned_bx, turned_by = rotate(delta_cos[b], delta_sin[b], rbx, rby)
+            px = push * nx
+            py = push * ny
+            centers[a, 0] -= inverse_masses[a] * px
+            centers[a, 1] -= inverse_masses[a] * py
+            angles[a] -= inverse_inertias[a] * cross(turned_ax, turned_ay, px, py)
+            centers[b, 0] += inverse_masses[b] * px
+            centers[b, 1] += inverse_masses[b] * py
+            angles[b] += inverse_inertias[b] * cross(turned_bx, turned_by, px, py)
+            for body in (a, b):
+                turn = angles[body] - start_angles[body]
+                delta_cos[body] = math.cos(turn)
+                delta_sin[body] = math.sin(turn)
+    return deepest
+
+
+@njit
+def store_impulses(contacts, work, scale):
+    """Keep this step's impulses, times ``scale``, in the contact table for the next step.
+
+    ``scale`` turns what the solver accumulates into impulses per step (N·s): 1, or the
+    number of substeps for the soft step, whose impulses are per substep.
+    """
+    contacts.normal_impulses[:] = scale * work.normal_impulses
+    contacts.tangent_impulses[:] = scale * work.tangent_impulses
+
+
+# --- the solvers' steps -----------------------------------------------------------------
+
+
+@njit
+def impulse_step(contacts, bodies, work, motion, gravity, dt, iterations, accumulate,
+                 warm_starting, restitution_threshold, position_correction, correction,
+                 slop, position_iterations, max_correction):
+    """A step of the rigid impulse solvers (chapters 9 and 10); returns the count of bodies
+    whose state is no longer finite.
+
+    ``correction`` is the projection's fraction or Baumgarte's β or the position pass's β,
+    as ``position_correction`` (a code of :data:`POSITION_CORRECTIONS`) says.
+    """
+    integrate_velocities(bodies, gravity, dt)
+    prepare_contacts(contacts, bodies, work, motion, 1.0 if warm_starting else 0.0)
+    set_targets(contacts, work, restitution_threshold,
+                correction if position_correction == BAUMGARTE else 0.0, slop, 1.0 / dt)
+    if warm_starting:
+        warm_start(contacts, bodies, work)
+    for _ in range(iterations):
+        solve_velocities(contacts, bodies, work, accumulate)
+    if position_correction == PROJECTION and correction > 0.0:
+        project_positions(contacts, bodies, correction, slop)
+    bad = integrate_positions(bodies, dt)
+    if position_correction == NONLINEAR:
+        update_rotations(bodies.angles, motion)
+        for _ in range(position_iterations):
+            solve_positions(contacts, bodies, work, motion, correction, slop, max_correction)
+        update_origins(bodies)
+    store_impulses(contacts, work, 1.0)
+    return bad
+
+
+@njit
+def soft_step(contacts, bodies, work, motion, gravity, dt, substeps, relax_iterations, soft,
+              static_soft, push_out_speed, restitution_threshold, warm_starting):
+    """A step of the soft step solver (Box2D v3's scheme); returns the count of bodies whose
+    state is no longer finite.
+
+    Each of the ``substeps`` substeps of h = dt/substeps integrates velocities, warm starts,
+    solves the soft contacts, integrates positions, relaxes, and bounces the points that
+    collided in it (Box2D bounces once, after the last substep; bouncing in the substep of
+    the collision lets the body move away for the rest of the step, as it would have).
+    """
+    h = dt / substeps
+    prepare_contacts(contacts, bodies, work, motion, 1.0 / substeps if warm_starting else 0.0)
+    bad = 0
+    for _ in range(substeps):
+        integrate_velocities(bodies, gravity, h)
+        warm_start(contacts, bodies, work)
+        solve_soft(contacts, bodies, work, motion, 1.0 / h, True, soft, static_soft,
+                   push_out_speed)
+        bad = integrate_positions(bodies, h)
+        update_rotations(bodies.angles, motion)
+        for _ in range(relax_iterations):
+            solve_soft(contacts, bodies, work, motion, 1.0 / h, False, soft, static_soft,
+                       push_out_speed)
+        apply_restitution(contacts, bodies, work, restitution_threshold)
+    store_impulses(contacts, work, float(substeps))
+    return bad

@@ -1,0 +1,62 @@
+"""The standard scenes shared by the book, the tests and the benchmarks, and their measures.
+
+- :mod:`~physbook.scenes.base`: the :class:`Scene` record, materials given per pair;
+- :mod:`~physbook.scenes.standard`: chapter 9's bounce, ramp, pyramid, rain and boxes;
+- :mod:`~physbook.scenes.stacking`: chapter 10's stacks, card house, arch, mass ratios and
+  overlaps;
+- :mod:`~physbook.scenes.quality`: pure functions of recorded states that say how well a
+  scene went, for physbook and for the engines it is compared with.
+
+Every scene function and measure is also a name of this package: ``pb.scenes.pyramid(20)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from physbook.scenes import base, quality, stacking, standard
+from physbook.scenes.base import DT, Scene, per_body_value, uniform_material
+from physbook.scenes.quality import (
+    apex_heights,
+    bounce_apexes,
+    container_quality,
+    pyramid_quality,
+    ramp_accelerations,
+    ramp_motion,
+    structure_quality,
+)
+from physbook.scenes.stacking import (
+    arch,
+    box_cluster,
+    card_house,
+    high_mass_ratio,
+    large_pyramid,
+    overlap_recovery,
+    vertical_stack,
+)
+from physbook.scenes.standard import (
+    RAMP_FRICTIONS,
+    bounce,
+    boxes,
+    pyramid,
+    rain,
+    rain_positions,
+    ramp,
+)
+
+#: The scene functions by name.
+SCENES: dict[str, Callable[..., Scene]] = {
+    "bounce": bounce, "ramp": ramp, "pyramid": pyramid, "rain": rain, "boxes": boxes,
+    "vertical_stack": vertical_stack, "large_pyramid": large_pyramid,
+    "card_house": card_house, "arch": arch, "high_mass_ratio": high_mass_ratio,
+    "overlap_recovery": overlap_recovery, "box_cluster": box_cluster,
+}
+
+__all__ = [
+    "DT", "RAMP_FRICTIONS", "SCENES", "Scene", "apex_heights", "arch", "base", "bounce",
+    "bounce_apexes", "box_cluster", "boxes", "card_house", "container_quality",
+    "high_mass_ratio", "large_pyramid", "overlap_recovery", "per_body_value", "pyramid",
+    "pyramid_quality", "quality", "rain", "rain_positions", "ramp", "ramp_accelerations",
+    "ramp_motion", "stacking", "standard", "structure_quality", "uniform_material",
+    "vertical_stack",
+]
