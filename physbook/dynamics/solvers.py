@@ -211,6 +211,9 @@ class SoftStepSolver:
         Fastest speed (m/s, > 0) at which overlapping bodies are pushed apart.
     warm_starting
         Start each point from the impulses it received in the last step.
+    speculative_distance
+        Shapes closer than this (m, ≥ 0), plus the distance their bodies can travel in the
+        step, get a contact before they touch, which the solver lets close but not pass.
     restitution_threshold
         Approach speed (m/s) below which a contact does not bounce, ≥ 0.
     """
@@ -242,6 +245,7 @@ class SoftStepSolver:
                 f"contact_hertz={self.contact_hertz:g}, damping_ratio={self.damping_ratio:g}, "
                 f"static_hertz={static}, push_out_speed={self.push_out_speed:g}, "
                 f"warm_starting={self.warm_starting}, "
+                f"speculative_distance={self.speculative_distance:g}, "
                 f"restitution_threshold={self.restitution_threshold:g})")
 
     def springs(self, dt: float):
