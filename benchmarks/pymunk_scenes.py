@@ -101,6 +101,16 @@ def pyramid(base=20) -> PymunkScene:
                        bodies={"ground": ground, "boxes": boxes}, params={"base": base})
 
 
+def vertical_stack(count=10, friction=0.3) -> PymunkScene:
+    space = _space()
+    friction = math.sqrt(friction)
+    ground = _static_box(space, 20.0, 0.5, (0.0, -0.5), friction, 0.0)
+    boxes = [_dynamic(space, lambda body: pymunk.Poly.create_box(body, (1.0, 1.0)),
+                      (0.0, 0.5 + i), friction, 0.0) for i in range(count)]
+    return PymunkScene("vertical-stack", space, 600, bodies={"ground": ground, "boxes": boxes},
+                       params={"count": count})
+
+
 def _container(space, friction):
     return {
         "floor": _static_box(space, 21.0, 0.5, (0.0, -0.5), friction, 0.0),

@@ -23,6 +23,7 @@ from physbook.scenes.quality import (
     pyramid_quality,
     ramp_accelerations,
     ramp_motion,
+    recovery_quality,
     structure_quality,
 )
 from physbook.scenes.stacking import (
@@ -57,6 +58,7 @@ __all__ = [
     "bounce_apexes", "box_cluster", "boxes", "card_house", "container_quality",
     "high_mass_ratio", "large_pyramid", "overlap_recovery", "per_body_value", "pyramid",
     "pyramid_quality", "quality", "rain", "rain_positions", "ramp", "ramp_accelerations",
-    "ramp_motion", "stacking", "standard", "structure_quality", "uniform_material",
+    "ramp_motion", "recovery_quality", "stacking", "standard", "structure_quality",
+    "uniform_material",
     "vertical_stack",
 ]

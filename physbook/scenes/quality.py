@@ -139,3 +139,23 @@ def structure_quality(start_centers, end_centers, start_angles, end_angles, *, t
         "largest_turn": float(turn.max()),
         "standing": bool(displacement.max() <= max_displacement and turn.max() <= max_turn),
     }
+
+
+def recovery_quality(deepest, fastest, dt: float, tolerance: float = 0.01) -> dict:
+    """How a scene that starts overlapping came apart, from a run recorded step by step.
+
+    ``deepest`` (F,) is the deepest contact of each step (m) and ``fastest`` (F,) the speed
+    of the fastest body (m/s). Returns ``separated_after`` (s, the first time no contact is
+    deeper than ``tolerance``, or None if that never happens) and ``fastest`` (m/s, over
+    the whole run).
+    """
+    deepest = _check.finite_array(deepest, "deepest")
+    fastest = _check.finite_array(fastest, "fastest")
+    if deepest.shape != fastest.shape or deepest.ndim != 1 or len(deepest) == 0:
+        raise ValueError(f"deepest and fastest must be equal (F,) series, got shapes "
+                         f"{deepest.shape} and {fastest.shape}")
+    dt = _check.positive_scalar(dt, "dt")
+    tolerance = _check.non_negative_scalar(tolerance, "tolerance")
+    apart = np.flatnonzero(deepest <= tolerance)
+    return {"separated_after": float((apart[0] + 1) * dt) if len(apart) else None,
+            "fastest": float(fastest.max())}

@@ -25,7 +25,7 @@ def vertical_stack(count: int = 10, world: World | None = None, *,
     """``count`` unit boxes in one column on the floor, exactly touching, at rest.
 
     Box i (from 0 at the bottom) stands at (0, 0.5 + i); pair friction ``friction``, no
-    restitution; 600 steps.
+    restitution; 600 steps. Judge it with :func:`~physbook.scenes.quality.structure_quality`.
     """
     world = new_world(world)
     count = _check.positive_int(count, "count")
@@ -41,7 +41,7 @@ def vertical_stack(count: int = 10, world: World | None = None, *,
 
 def large_pyramid(world: World | None = None) -> Scene:
     """:func:`~physbook.scenes.standard.pyramid` with 100 boxes in its base: 5 050 boxes,
-    run for 500 steps."""
+    run for 500 steps. Judge it with :func:`~physbook.scenes.quality.pyramid_quality`."""
     scene = pyramid(100, world)
     scene.name = "large-pyramid"
     return scene
@@ -52,7 +52,8 @@ def card_house(levels: int = 5, world: World | None = None) -> Scene:
 
     A card is 0.002 m thick and 0.4 m tall. Each storey is a row of tents, two cards
     leaning 25° on each other, with a flat card across each pair of neighbouring tents;
-    every storey has one tent fewer than the one below. 600 steps.
+    every storey has one tent fewer than the one below. 600 steps. Judge it with
+    :func:`~physbook.scenes.quality.structure_quality`.
     """
     world = new_world(world)
     levels = _check.positive_int(levels, "levels")
@@ -101,6 +102,7 @@ def arch(world: World | None = None, *, friction: float = 0.6) -> Scene:
     Each side is eight stones between :data:`ARCH_INNER` and :data:`ARCH_OUTER` (scaled by
     1/4, so the arch spans 12 m and stands 11 m high), the keystone closes it, and four
     slabs 4 × 1 m lie on top. It stands only if friction holds every joint; 600 steps.
+    Judge it with :func:`~physbook.scenes.quality.structure_quality`.
     """
     world = new_world(world)
     friction = _check.non_negative_scalar(friction, "friction")
@@ -129,7 +131,8 @@ def high_mass_ratio(world: World | None = None, *,
     times denser than the rest, dropped from 2 m above its place; friction 0.6, 600 steps.
 
     A heavy body on light ones is what iterative solvers find hardest: the light boxes
-    must carry a load a hundred times their weight.
+    must carry a load a hundred times their weight. Judge each pyramid with
+    :func:`~physbook.scenes.quality.structure_quality`.
     """
     world = new_world(world)
     densities = [_check.positive_scalar(d, f"densities[{i}]") for i, d in enumerate(densities)]
@@ -160,7 +163,8 @@ def overlap_recovery(base: int = 4, world: World | None = None, *,
 
     The boxes' centres are spaced 1 − ``overlap`` apart, across and up, the bottom row
     resting on the floor, so the solver starts with every contact between boxes deep; it
-    must push them apart without launching any.
+    must push them apart without launching any. Judge it with
+    :func:`~physbook.scenes.quality.recovery_quality`.
     """
     world = new_world(world)
     base = _check.positive_int(base, "base")
@@ -186,7 +190,8 @@ def box_cluster(count: int = 100, world: World | None = None) -> Scene:
     """``count`` unit boxes created at the same place, resting on the floor; 120 steps.
 
     Every box overlaps every other completely: the hardest overlap to recover from, since
-    contact normals between coincident boxes have no preferred direction.
+    contact normals between coincident boxes have no preferred direction. Judge it with
+    :func:`~physbook.scenes.quality.recovery_quality`.
     """
     world = new_world(world)
     count = _check.positive_int(count, "count")
