@@ -1,5 +1,6 @@
-"""The impulse solver through the public API: conservation laws, restitution, friction,
-static and kinematic bodies, settings, and contacts that persist between steps."""
+"""The contact solvers through the public API: conservation laws (for every solver),
+restitution, friction, static and kinematic bodies, settings, and contacts that persist
+between steps."""
 
 from __future__ import annotations
 
@@ -27,10 +28,12 @@ def angular_momentum(world: World) -> float:
     return float(orbital.sum() + (world.inertias * world.angular_velocities).sum())
 
 
-def off_centre_world(correction_fraction: float) -> World:
+EVERY_SOLVER = pytest.mark.parametrize("solver", sorted(SOLVERS))
+
+
+def off_centre_world(solver) -> World:
     """Zero gravity: a heavy box hit off centre by a light spinning box and a circle."""
-    world = World(gravity=(0.0, 0.0),
-                  solver=ImpulseSolver(correction_fraction=correction_fraction))
+    world = World(gravity=(0.0, 0.0), solver=solver)
     rough = Material(density=2.0, restitution=0.4, friction=0.5)
     light = Material(density=0.7, restitution=0.4, friction=0.5)
     world.add_body(Polygon.box(1.0, 0.5), position=(0.0, 0.0), angle=0.1, material=rough)
@@ -40,8 +43,9 @@ def off_centre_world(correction_fraction: float) -> World:
     return world
 
 
-def test_off_centre_collision_conserves_linear_momentum():
-    world = off_centre_world(correction_fraction=0.4)
+@EVERY_SOLVER
+def test_off_centre_collision_conserves_linear_momentum(solver):
+    world = off_centre_world(solver)
     before = momentum(world)
     touched = 0
     for _ in range(90):
@@ -54,7 +58,7 @@ def test_off_centre_collision_conserves_linear_momentum():
 
 
 def test_angular_momentum_conserved_without_positional_correction():
-    world = off_centre_world(correction_fraction=0.0)
+    world = off_centre_world(ImpulseSolver(correction_fraction=0.0))
     before = angular_momentum(world)
     for _ in range(90):
         world.step(DT)
@@ -64,15 +68,16 @@ def test_angular_momentum_conserved_without_positional_correction():
 def test_positional_correction_moves_angular_momentum():
     # The correction shifts the centres along n without touching the velocities, which
     # changes Σ c × m·v: with it, angular momentum about the origin is not conserved.
-    world = off_centre_world(correction_fraction=0.8)
+    world = off_centre_world(ImpulseSolver(correction_fraction=0.8))
     before = angular_momentum(world)
     for _ in range(90):
         world.step(DT)
     assert abs(angular_momentum(world) - before) > 1e-6 * abs(before)
 
 
-def test_elastic_head_on_collision_of_equal_circles_swaps_velocities():
-    world = World(gravity=(0.0, 0.0))
+@EVERY_SOLVER
+def test_elastic_head_on_collision_of_equal_circles_swaps_velocities(solver):
+    world = World(gravity=(0.0, 0.0), solver=solver)
     elastic = Material(restitution=1.0, friction=0.3)
     a = world.add_body(Circle(0.5), position=(-1.0, 0.0), velocity=(2.0, 0.0),
                        material=elastic)
@@ -140,8 +145,9 @@ def test_slow_impacts_do_not_bounce():
         assert rose == bounces, height
 
 
-def test_static_bodies_never_move():
-    world = World()
+@EVERY_SOLVER
+def test_static_bodies_never_move(solver):
+    world = World(solver=solver)
     floor = world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
     wedge = world.add_body(Polygon([(-1, 0), (1, 0), (0, 1)]), position=(1.0, 0.0),
                            angle=0.05, kind="static")
@@ -159,8 +165,9 @@ def test_static_bodies_never_move():
     assert world.contacts.count > 0
 
 
-def test_kinematic_bodies_push_but_are_not_pushed():
-    world = World(gravity=(0.0, 0.0))
+@EVERY_SOLVER
+def test_kinematic_bodies_push_but_are_not_pushed(solver):
+    world = World(gravity=(0.0, 0.0), solver=solver)
     paddle = world.add_body(Polygon.box(0.2, 1.0), position=(-2.0, 0.0), velocity=(3.0, 0.0),
                             angular_velocity=0.5, kind="kinematic")
     boxes = [world.add_body(Polygon.box(0.3, 0.3), position=(0.0, y)) for y in (-0.5, 0.5)]
@@ -173,9 +180,10 @@ def test_kinematic_bodies_push_but_are_not_pushed():
         assert box.velocity[0] > 1.0, "the paddle pushed the box"
 
 
-def test_sliding_box_stops_after_v0_squared_over_two_mu_g():
+@EVERY_SOLVER
+def test_sliding_box_stops_after_v0_squared_over_two_mu_g(solver):
     mu, v0, g = 0.5, 3.0, 10.0
-    world = World(gravity=(0.0, -g))
+    world = World(gravity=(0.0, -g), solver=solver)
     material = Material(restitution=0.0, friction=mu)
     world.add_body(Polygon.box(20.0, 0.5), position=(0.0, -0.5), kind="static",
                    material=material)
@@ -189,10 +197,11 @@ def test_sliding_box_stops_after_v0_squared_over_two_mu_g():
     assert box.position[0] == pytest.approx(v0**2 / (2 * mu * g), rel=0.04)
 
 
-def test_sliding_disc_starts_rolling_at_two_thirds_of_its_speed():
+@EVERY_SOLVER
+def test_sliding_disc_starts_rolling_at_two_thirds_of_its_speed(solver):
     # Friction impulse J: v = v0 − J/m, ω·r = J·r²/I = 2J/m for a disc, rolling when they
     # meet: v = v0/3·2.
-    world = World()
+    world = World(solver=solver)
     material = Material(restitution=0.0, friction=0.4)
     world.add_body(Polygon.box(20.0, 0.5), position=(0.0, -0.5), kind="static",
                    material=material)
@@ -268,9 +277,10 @@ def test_solver_by_name():
     assert "iterations=4" in repr(solver)
 
 
-def test_many_bodies_in_zero_gravity_conserve_momentum():
+@EVERY_SOLVER
+def test_many_bodies_in_zero_gravity_conserve_momentum(solver):
     rng = np.random.default_rng(7)
-    world = World(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0), solver=solver)
     for _ in range(40):
         shape = Circle(rng.uniform(0.2, 0.4)) if rng.random() < 0.5 else Polygon.box(
             rng.uniform(0.15, 0.35), rng.uniform(0.15, 0.35))
