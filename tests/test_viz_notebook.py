@@ -213,6 +213,13 @@ def test_interact_turns_off_continuous_update_and_returns_nothing(monkeypatch):
     assert [seen[name].description for name in "abc"] == ["a", "b", "c"]
 
 
+def test_interact_starts_each_control_at_the_functions_default(monkeypatch):
+    seen = {}
+    monkeypatch.setattr(ipywidgets, "interact", lambda function, **widgets: seen.update(widgets))
+    pb.viz.interact(lambda a=0.25, b=4, c="y": None, a=(0.0, 1.0), b=(1, 5), c=["x", "y"])
+    assert (seen["a"].value, seen["b"].value, seen["c"].value) == (0.25, 4, "y")
+
+
 # --- show_source -----------------------------------------------------------------------
 
 

@@ -187,9 +187,12 @@ def interact(function: Callable, **sliders) -> None:
     """
     import ipywidgets
 
+    # Start each control at the function's default, as ``ipywidgets.interact`` does.
+    parameters = inspect.signature(function).parameters
     widgets = {}
     for name, spec in sliders.items():
-        widget = ipywidgets.interactive.widget_from_abbrev(spec)
+        default = parameters[name].default if name in parameters else inspect.Parameter.empty
+        widget = ipywidgets.interactive.widget_from_abbrev(spec, default)
         if hasattr(widget, "continuous_update"):
             widget.continuous_update = False
         widget.description = name
