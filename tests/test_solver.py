@@ -10,7 +10,12 @@ import numpy as np
 import pytest
 
 from physbook.dynamics.materials import Material
-from physbook.dynamics.solvers import SOLVERS, ImpulseSolver, contact_solver
+from physbook.dynamics.solvers import (
+    SOLVERS,
+    ImpulseSolver,
+    SequentialImpulseSolver,
+    contact_solver,
+)
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.world import World
 
@@ -57,8 +62,19 @@ def test_off_centre_collision_conserves_linear_momentum(solver):
     assert abs(world.angular_velocities[0]) > 0.05, "an off-centre hit spins the big box"
 
 
-def test_angular_momentum_conserved_without_positional_correction():
-    world = off_centre_world(ImpulseSolver(correction_fraction=0.0))
+@pytest.mark.parametrize("make_solver", [
+    lambda: ImpulseSolver(correction_fraction=0.0),
+    lambda: SequentialImpulseSolver(position_correction="none"),
+    lambda: SequentialImpulseSolver(position_correction="baumgarte"),
+], ids=["impulse", "sequential_impulses-none", "sequential_impulses-baumgarte"])
+def test_angular_momentum_conserved_without_positional_correction(make_solver):
+    # Every impulse acts on both bodies at one point, so Σ (c × m·v + I·ω) is kept when
+    # nothing moves the bodies but their velocities (Baumgarte's bias is a velocity).
+    # Not the soft step: it applies a contact's impulses at arms fixed at the start of
+    # the step while the bodies move through the substeps, so the two halves of a pair
+    # act along slightly different lines (measured: L changes by 1.2 % here), nor the
+    # non-linear position pass, which moves centres directly (0.11 %).
+    world = off_centre_world(make_solver())
     before = angular_momentum(world)
     for _ in range(90):
         world.step(DT)
@@ -131,10 +147,11 @@ def test_one_collision_matches_the_impulse_formula():
     assert box.row == a and ball.row == b
 
 
-def test_slow_impacts_do_not_bounce():
+@EVERY_SOLVER
+def test_slow_impacts_do_not_bounce(solver):
     bouncy = Material(restitution=0.9, friction=0.0)
     for height, bounces in ((0.03, False), (3.0, True)):  # impact 0.77 m/s, 7.7 m/s
-        world = World(solver=ImpulseSolver(restitution_threshold=1.0))
+        world = World(solver=SOLVERS[solver](restitution_threshold=1.0))
         world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static",
                        material=bouncy)
         ball = world.add_body(Circle(0.5), position=(0.0, 0.5 + height), material=bouncy)
@@ -216,8 +233,8 @@ def test_sliding_disc_starts_rolling_at_two_thirds_of_its_speed(solver):
 class RecordingSolver:
     """A solver stage that notes the impulses each contact carries in, then delegates."""
 
-    def __init__(self):
-        self.inner = ImpulseSolver()
+    def __init__(self, inner):
+        self.inner = inner
         self.carried = []
 
     def step(self, contacts, bodies, gravity, dt):
@@ -225,8 +242,9 @@ class RecordingSolver:
         return self.inner.step(contacts, bodies, gravity, dt)
 
 
-def test_contacts_carry_their_impulses_to_the_next_step():
-    solver = RecordingSolver()
+@EVERY_SOLVER
+def test_contacts_carry_their_impulses_to_the_next_step(solver):
+    solver = RecordingSolver(SOLVERS[solver]())
     world = World(solver=solver)
     world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
     world.add_body(Polygon.box(0.5, 0.5), position=(0.0, 0.49))
@@ -240,8 +258,9 @@ def test_contacts_carry_their_impulses_to_the_next_step():
     assert solver.carried[0][1].tolist() == [[0.0, 0.0]], "a new contact starts at zero"
 
 
-def test_removing_a_body_drops_its_contacts_safely():
-    world = World()
+@EVERY_SOLVER
+def test_removing_a_body_drops_its_contacts_safely(solver):
+    world = World(solver=solver)
     world.add_body(Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
     first = world.add_body(Circle(0.5), position=(-1.0, 0.5))
     world.add_body(Circle(0.5), position=(1.0, 0.5))
