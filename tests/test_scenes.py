@@ -177,3 +177,15 @@ def test_pyramid_and_container_quality():
     held = scenes.container_quality(np.array([[0.0, 0.2], [21.0, 1.0], [3.0, 2.0]]), 0.25)
     assert held == {"escaped": 1, "deepest_penetration": pytest.approx(0.05),
                     "pile_height": 2.25}
+
+
+@pytest.mark.parametrize("name", sorted(scenes.SCENES))
+def test_every_named_scene_fills_the_given_world_and_steps(name):
+    world = World()
+    scene = scenes.SCENES[name](world=world)
+    assert scene.world is world and scene.steps > 0 and scene.dt == pytest.approx(1 / 60)
+    handles = [body for value in scene.bodies.values()
+               for body in (value if isinstance(value, list) else [value])]
+    assert handles and all(body.world is world and body.alive for body in handles)
+    world.step(scene.dt)
+    assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()
