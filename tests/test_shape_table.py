@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from physbook.geometry.shape_table import ShapeArrays, ShapeTable
+from physbook.geometry.shape_table import ShapeArrays, ShapeTable, body_poses, shape_aabbs
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.kinds import CIRCLE, POLYGON
 
@@ -140,3 +140,63 @@ def test_remove_body_leaves_the_table_a_fresh_build_of_the_kept_shapes_would_hav
                 np.testing.assert_array_equal(actual, wanted, err_msg=name)
 
     run_operations(ShapeTable(capacity=1), steps, check)
+
+
+# --- arguments ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("capacity", "error", "rule"), [
+    (0, ValueError, "at least 1"), (-1, ValueError, "at least 1"), (2.5, TypeError, "integer"),
+    ("a", TypeError, "integer"), (True, TypeError, "integer"), (10**400, ValueError, "at most"),
+])
+def test_capacity_must_be_a_positive_integer(capacity, error, rule):
+    with pytest.raises(error, match=f"capacity.*{rule}"):
+        ShapeTable(capacity)
+
+
+def test_a_capacity_beyond_memory_is_refused_naming_it(monkeypatch):
+    # Whether 2**20 rows fit depends on the machine; a refused allocation is simulated.
+    def no_memory(*args, **kwargs):
+        raise MemoryError("simulated")
+
+    monkeypatch.setattr(np, "zeros", no_memory)
+    with pytest.raises(ValueError, match=r"capacity 1048576 needs 0\.17\d GiB, more memory"):
+        ShapeTable(2**20)
+    with pytest.raises(ValueError, match="capacity must be at most 1048576"):
+        ShapeTable(2**20 + 1)
+
+
+def test_a_table_of_capacity_one_grows_by_doubling():
+    table = ShapeTable(capacity=1)
+    for k in range(5):
+        assert table.append(SHAPES[k % len(SHAPES)], k) == k
+    assert table.count == 5 and len(table._ids) >= 5
+
+
+def test_aabbs_check_poses_and_report_overflow():
+    table = ShapeTable()
+    table.append(Circle(1.0, center=(1.7e308, 0.0)), 0)
+    lower, upper = table.aabbs(np.zeros((1, 2)), np.zeros(1))
+    np.testing.assert_array_equal(lower, [[1.7e308 - 1.0, -1.0]])
+    with pytest.raises(FloatingPointError, match="AABBs overflow.*origins"):
+        table.aabbs(np.array([[1.7e308, 0.0]]), np.zeros(1))
+    with pytest.raises(ValueError, match="angles must have shape \\(1,\\), one per row of origins"):
+        table.aabbs(np.zeros((1, 2)), np.zeros(2))
+    with pytest.raises(TypeError, match="shapes must be a ShapeTable"):
+        body_poses(np.zeros((1, 2)), np.zeros(1), "table")
+
+
+def test_the_compiled_kernel_refuses_rows_outside_its_arrays():
+    # shape_aabbs reads and writes by index without bounds checks of its own: too few rows
+    # in any array would touch memory that is not the array's.
+    table = ShapeTable()
+    table.append(SHAPES[0], 0)
+    table.append(SHAPES[1], 1)
+    rows = {"origins": np.zeros((2, 2)), "angles": np.zeros(2), "margins": np.zeros(2),
+            "lower": np.zeros((2, 2)), "upper": np.zeros((2, 2))}
+    shape_aabbs(table.arrays, *rows.values())
+    for name, short in [("origins", np.zeros((1, 2))), ("angles", np.zeros(1)),
+                        ("margins", np.zeros(1)), ("lower", np.zeros((1, 2))),
+                        ("upper", np.zeros((2, 1)))]:
+        with pytest.raises(ValueError, match="must"):
+            shape_aabbs(table.arrays, *{**rows, name: short}.values())

@@ -55,6 +55,12 @@ def polar_moment_about(vertices: np.ndarray, center: np.ndarray) -> float:
     return total
 
 
+def rounding_tolerance(magnitude: float) -> float:
+    """An absolute tolerance for a few float operations on numbers up to ``magnitude``: each
+    rounds by at most half an ulp, and a sum of a handful of them by a few ulps."""
+    return 16 * np.finfo(float).eps * magnitude
+
+
 random_points = arrays(np.float64, st.tuples(st.integers(3, 12), st.just(2)),
                        elements=st.floats(-5, 5, allow_nan=False, allow_infinity=False))
 
@@ -245,10 +251,19 @@ def test_circle_rejects_bad_center():
 
 def test_shapes_are_immutable():
     polygon = pb.Polygon.box(1.0, 1.0)
+    circle = pb.Circle(1.0)
     with pytest.raises(ValueError, match="read-only"):
         polygon.vertices[0, 0] = 5.0
     with pytest.raises(ValueError, match="read-only"):
-        pb.Circle(1.0).center[0] = 1.0
+        circle.center[0] = 1.0
+    for shape, name, value in [(circle, "radius", 5.0), (circle, "center", (1.0, 1.0)),
+                               (polygon, "vertices", np.zeros((1, 2))),
+                               (polygon, "normals", None), (circle, "colour", "red")]:
+        with pytest.raises(AttributeError, match=f"immutable, so {name} cannot be changed.*new"):
+            setattr(shape, name, value)
+        with pytest.raises(AttributeError, match="immutable"):
+            delattr(shape, name)
+    assert circle.radius == 1.0 and polygon.vertices.shape == (4, 2)
 
 
 # --- AABB -------------------------------------------------------------------------------------
@@ -300,13 +315,17 @@ def test_shape_aabb_bounds_the_transformed_shape_tightly(points, x, y, angle, ra
     box = polygon.aabb(transform)
     np.testing.assert_allclose(box.lower, world.min(axis=0))
     np.testing.assert_allclose(box.upper, world.max(axis=0))
+    # A circle's rim reaches exactly r beyond its centre along each axis, so its box is the
+    # world centre ± r; the centre is placed here by hand, R(θ)·c + (x, y).
     circle = pb.Circle(radius, center=hull[0])
-    theta = np.linspace(0, 2 * np.pi, 4001)
-    rim = transform.to_world(hull[0]) + radius * np.column_stack([np.cos(theta), np.sin(theta)])
+    cx, cy = hull[0]
+    center = np.array([math.cos(angle) * cx - math.sin(angle) * cy + x,
+                       math.sin(angle) * cx + math.cos(angle) * cy + y])
     box = circle.aabb(transform)
-    np.testing.assert_allclose(box.lower, rim.min(axis=0), atol=1e-6 * radius)
-    np.testing.assert_allclose(box.upper, rim.max(axis=0), atol=1e-6 * radius)
-    np.testing.assert_allclose(circle.aabb().lower, hull[0] - radius)
+    tolerance = rounding_tolerance(abs(x) + abs(y) + abs(cx) + abs(cy) + radius)
+    np.testing.assert_allclose(box.lower, center - radius, rtol=0, atol=tolerance)
+    np.testing.assert_allclose(box.upper, center + radius, rtol=0, atol=tolerance)
+    np.testing.assert_array_equal(circle.aabb().lower, hull[0] - radius)
 
 
 # --- support points -------------------------------------------------------------------------
@@ -322,12 +341,13 @@ def test_support_is_the_farthest_point_in_a_direction(points, direction_angle, s
     support = polygon.support(direction)
     assert any(np.array_equal(support, v) for v in polygon.vertices)
     assert support @ direction == pytest.approx(np.max(hull @ direction), abs=1e-9)
+    # The farthest point of a circle in direction d is its centre plus r along d; here d's
+    # unit vector is known exactly from how it was drawn, (cos a, sin a).
     circle = pb.Circle(1.5, center=(1.0, 2.0))
-    theta = np.linspace(0, 2 * np.pi, 20001)
-    rim = np.array([1.0, 2.0]) + 1.5 * np.column_stack([np.cos(theta), np.sin(theta)])
-    assert circle.support(direction) @ direction == pytest.approx(
-        np.max(rim @ direction), rel=1e-6)
-    assert np.hypot(*(circle.support(direction) - (1.0, 2.0))) == pytest.approx(1.5)
+    expected = np.array([1.0 + 1.5 * math.cos(direction_angle),
+                         2.0 + 1.5 * math.sin(direction_angle)])
+    np.testing.assert_allclose(circle.support(direction), expected, rtol=0,
+                               atol=rounding_tolerance(2.0 + 1.5))
 
 
 def test_support_rejects_zero_or_bad_direction():

@@ -11,20 +11,40 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from physbook.geometry.shapes import Shape
+from physbook import _check
+from physbook.geometry.shapes import Circle, Polygon, Shape, _usable
 
 
 def combine_mass(shapes: Sequence[Shape], density: float) -> tuple[float, float, np.ndarray]:
     """Mass (kg), inertia about the centre of mass (kg·m²) and centre (m, body frame).
 
-    M = Σ mᵢ, C = Σ mᵢ·cᵢ / M, and by the parallel axis theorem
+    M = Σ mᵢ, C = Σ (mᵢ/M)·cᵢ, and by the parallel axis theorem
     I = Σ (Iᵢ + mᵢ·|cᵢ − C|²), where Iᵢ is shape i's inertia about its own centroid cᵢ.
+    ``shapes`` is a non-empty list or tuple of shapes; ``density`` is in kg/m².
     """
+    shapes = _shape_sequence(shapes)
     parts = [shape.mass_properties(density) for shape in shapes]
     masses = np.array([part.mass for part in parts])
     centroids = np.array([part.centroid for part in parts])
-    total = float(masses.sum())
-    center = masses @ centroids / total
-    arms = centroids - center
-    inertia = float(sum(part.inertia for part in parts) + masses @ np.sum(arms * arms, axis=1))
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
+        total = float(masses.sum())
+        center = (masses / total) @ centroids  # weights of at most 1 keep C within range
+        arms = centroids - center
+        inertia = float(sum(part.inertia for part in parts)
+                        + masses @ np.sum(arms * arms, axis=1))
+    if not (_usable(total) and _usable(inertia) and np.all(np.isfinite(center))):
+        raise ValueError(
+            f"shapes at density {density:g} kg/m² add up to mass {total:.3g} kg and inertia "
+            f"{inertia:.3g} kg·m² about their centre of mass, beyond the float range: choose "
+            "a lower density, smaller shapes or shapes closer together")
     return total, inertia, center
+
+
+def _shape_sequence(shapes) -> tuple[Shape, ...]:
+    if not isinstance(shapes, (list, tuple)):
+        raise TypeError(f"shapes must be a list or tuple of shapes, got {type(shapes).__name__}")
+    if not shapes:
+        raise ValueError("shapes must hold at least one shape")
+    for i, shape in enumerate(shapes):
+        _check.instance(shape, f"shapes[{i}]", (Circle, Polygon), "a Circle or a Polygon")
+    return tuple(shapes)

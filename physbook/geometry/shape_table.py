@@ -44,6 +44,11 @@ class ShapeArrays(NamedTuple):
     normals: np.ndarray
 
 
+#: Bytes a row of capacity allocates: six 8-byte columns and room for four vertices and
+#: four normals of two floats each.
+_BYTES_PER_ROW = 6 * 8 + 2 * 4 * 2 * 8
+
+
 def _read_only(array: np.ndarray) -> np.ndarray:
     view = array.view()
     view.flags.writeable = False
@@ -60,19 +65,20 @@ class ShapeTable:
     """
 
     def __init__(self, capacity: int = 16):
-        capacity = _check.positive_int(capacity, "capacity")
+        capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
         self._count = 0
         self._vertex_total = 0
         self._next_id = 0
         self._shapes: list[Shape] = []
-        self._ids = np.zeros(capacity, np.int64)
-        self._kind = np.zeros(capacity, np.int64)
-        self._body = np.zeros(capacity, np.int64)
-        self._radius = np.zeros(capacity)
-        self._vertex_start = np.zeros(capacity, np.int64)
-        self._vertex_count = np.zeros(capacity, np.int64)
-        self._vertices = np.zeros((4 * capacity, 2))
-        self._normals = np.zeros((4 * capacity, 2))
+        try:
+            self._ids, self._kind, self._body, self._vertex_start, self._vertex_count = (
+                np.zeros(capacity, np.int64) for _ in range(5))
+            self._radius = np.zeros(capacity)
+            self._vertices = np.zeros((4 * capacity, 2))
+            self._normals = np.zeros((4 * capacity, 2))
+        except MemoryError:
+            raise ValueError(f"capacity {capacity} needs {_BYTES_PER_ROW * capacity / 2**30:.3g} "
+                             "GiB, more memory than is available") from None
         self._arrays: ShapeArrays | None = None
 
     @property
@@ -172,20 +178,43 @@ class ShapeTable:
         lower = np.empty((self._count, 2))
         upper = np.empty((self._count, 2))
         shape_aabbs(self.arrays, origins, angles, np.zeros(self._count), lower, upper)
+        if not (np.all(np.isfinite(lower)) and np.all(np.isfinite(upper))):
+            raise FloatingPointError(
+                "the world AABBs overflow the largest float: origins put shapes beyond float "
+                "range")
         return lower, upper
 
 
 def body_poses(origins, angles, shapes: ShapeTable) -> tuple[np.ndarray, np.ndarray]:
     """Check body ``origins`` (N, 2) and ``angles`` (N,) for the bodies of ``shapes``."""
+    _check.instance(shapes, "shapes", ShapeTable, "a ShapeTable")
     origins = _check.finite_array(origins, "origins")
     angles = _check.finite_array(angles, "angles")
     if origins.ndim != 2 or origins.shape[1] != 2:
         raise ValueError(f"origins must have shape (N, 2), got {origins.shape}")
-    if angles.shape != (len(origins),):
-        raise ValueError(f"angles must have shape ({len(origins)},), got {angles.shape}")
     if shapes.count and shapes.arrays.body.max() >= len(origins):
         raise ValueError("origins must have a row for every body that owns a shape")
+    if angles.shape != (len(origins),):
+        raise ValueError(f"angles must have shape ({len(origins)},), one per row of origins, "
+                         f"got {angles.shape}")
     return origins, angles
+
+
+@njit
+def _check_rows(body, vertex_start, vertex_count, vertices, origins, angles, margins, lower,
+                upper):
+    """Refuse rows that would read or write outside the arrays: compiled code does not
+    check indices, and would otherwise touch memory that is not theirs."""
+    count = body.shape[0]
+    if (min(lower.shape[0], upper.shape[0], margins.shape[0]) < count
+            or min(lower.shape[1], upper.shape[1], origins.shape[1], vertices.shape[1]) < 2):
+        raise ValueError("lower and upper must have shape (S, 2) and margins (S,), one row "
+                         "per shape; origins and vertices two columns")
+    for s in range(count):
+        if not (0 <= body[s] < min(origins.shape[0], angles.shape[0])
+                and 0 <= vertex_start[s] <= vertex_start[s] + vertex_count[s]
+                <= vertices.shape[0]):
+            raise ValueError("shapes must refer to rows of origins, angles and vertices")
 
 
 @njit
@@ -200,7 +229,10 @@ def shape_aabbs(shapes, origins, angles, margins, lower, upper):
     # Columns are taken out of the tuple once: reading a field of a tuple of arrays inside
     # a loop costs a reference count increment and decrement each time.
     _, kind, body, radius, vertex_start, vertex_count, vertices, _ = shapes
-    for s in range(kind.shape[0]):
+    count = kind.shape[0]
+    _check_rows(body, vertex_start, vertex_count, vertices, origins, angles, margins, lower,
+                upper)
+    for s in range(count):
         b = body[s]
         cosine = np.cos(angles[b])
         sine = np.sin(angles[b])
