@@ -11,8 +11,13 @@ import physbook as pb
 from physbook.broadphase import BROAD_PHASES, broad_phase, naive
 from physbook.broadphase.filters import ShapeFilters
 from physbook.broadphase.naive import naive_pairs
-from physbook.broadphase.pairs import ShapeBoxes, canonical_pairs, pairs_are_sorted, sorted_pairs
-from physbook.broadphase.sweep import sort_and_sweep, sweep_pairs
+from physbook.broadphase.pairs import (
+    ShapeBoxes,
+    _pairs_are_sorted,
+    _sorted_pairs,
+    canonical_pairs,
+)
+from physbook.broadphase.sweep import _sort_and_sweep, sweep_pairs
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.kinds import DYNAMIC
 from physbook.world import World
@@ -149,7 +154,7 @@ def test_empty_world_has_no_pairs():
 def test_broad_phase_lookup():
     # Names give the library's methods without their input check: a world's own input
     # needs none, and their pairs are trusted to be canonical.
-    assert broad_phase("sweep") == (sort_and_sweep, True)
+    assert broad_phase("sweep") == (_sort_and_sweep, True)
     assert broad_phase("naive") == (naive.compare_every_pair, True)
     # A user's callable is used as it is, and its pairs are not trusted.
     assert broad_phase(naive_pairs) == (naive_pairs, False)
@@ -160,17 +165,24 @@ def test_broad_phase_lookup():
 
 
 @pytest.mark.parametrize("name", ["naive", "sweep"])
-@pytest.mark.parametrize("corner, axis", [("lower", 0), ("lower", 1), ("upper", 0),
-                                          ("upper", 1)])
-def test_a_nan_box_overlaps_nothing(name, corner, axis):
-    # The documented contract of stage_input: NaN boxes overlap nothing. The oracle is the
-    # double loop, whose comparisons with NaN are all false.
+@pytest.mark.parametrize("corner", ["lower", "upper"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_a_non_finite_box_is_rejected_naming_it(name, corner, bad):
     lower, upper = np.zeros((2, 2)), np.ones((2, 2))
-    {"lower": lower, "upper": upper}[corner][0, axis] = np.nan
-    body, layers, dynamic = np.array([0, 1]), np.array([1, 1]), np.array([True, True])
-    assert brute_force(lower, upper, body, layers, dynamic) == []
-    pairs = BROAD_PHASES[name](ShapeBoxes(lower, upper), ShapeFilters(body, layers, dynamic))
-    assert pairs.shape == (0, 2)
+    {"lower": lower, "upper": upper}[corner][1, 0] = bad
+    filters = ShapeFilters(np.array([0, 1]), np.array([1, 1]), np.array([True, True]))
+    with pytest.raises(ValueError, match=f"boxes.{corner} must be finite"):
+        BROAD_PHASES[name](ShapeBoxes(lower, upper), filters)
+
+
+@pytest.mark.parametrize("name", ["naive", "sweep"])
+def test_an_inverted_box_is_rejected_naming_it(name):
+    # lower > upper would make the sweep, which stops at the first box starting past the
+    # end of another, disagree with the double loop.
+    lower, upper = np.array([[0.0, 0.0], [2.0, 0.0]]), np.array([[1.0, 1.0], [1.5, 1.0]])
+    filters = ShapeFilters(np.array([0, 1]), np.array([1, 1]), np.array([True, True]))
+    with pytest.raises(ValueError, match="boxes.lower must not exceed boxes.upper.*box 1"):
+        BROAD_PHASES[name](ShapeBoxes(lower, upper), filters)
 
 
 @pytest.mark.parametrize("boxes, filters, error, message", [
@@ -208,8 +220,87 @@ pair_lists = st.integers(1, 12).flatmap(lambda n: st.tuples(st.just(n), st.lists
 def test_sorted_pairs_and_pairs_are_sorted_agree_with_their_definitions(data):
     count, rows = data
     pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
-    ordered = sorted_pairs(pairs[:, 0].copy(), pairs[:, 1].copy(), count)
+    ordered = _sorted_pairs(pairs[:, 0].copy(), pairs[:, 1].copy(), count)
     assert ordered.tolist() == sorted(pairs.tolist())  # Python's sort is the oracle
     strictly_increasing = all(a < b for a, b in rows) and all(
         tuple(rows[k]) < tuple(rows[k + 1]) for k in range(len(rows) - 1))
-    assert pairs_are_sorted(pairs) == strictly_increasing
+    assert _pairs_are_sorted(pairs) == strictly_increasing
+
+
+def _column_world(column: bool, count: int = 300) -> World:
+    """Separated circles in a column (along y) or a row (along x), and one tall box that
+    overlaps a run of them."""
+    world = World()
+    for i in range(count):
+        world.add_body(Circle(0.5), position=(0.0, 1.2 * i) if column else (1.2 * i, 0.0))
+    world.add_body(Polygon.box(0.5, 20.0) if column else Polygon.box(20.0, 0.5),
+                   position=(0.3, 60.0) if column else (60.0, 0.3))
+    return world
+
+
+def test_a_column_and_a_row_give_the_same_pairs_as_the_double_loop():
+    # The sweep runs along y for the column and along x for the row; the pairs come out in
+    # the same canonical order either way.
+    found = {}
+    for column in (True, False):
+        world = _column_world(column)
+        expected = world_brute_force(world)
+        assert len(expected) == 35  # circles 33 .. 67 reach into the box
+        for name, function in BROAD_PHASES.items():
+            pairs = function(*world.broad_phase_input())
+            assert [tuple(row) for row in pairs.tolist()] == expected, (name, column)
+        found[column] = expected
+    assert found[True] == found[False]
+
+
+@settings(max_examples=60)
+@given(boxes_strategy)
+def test_the_sweep_gives_the_same_pairs_along_either_axis(data):
+    # The same boxes with x and y exchanged: the sweep picks the other axis, the pairs are
+    # those of the double loop both times.
+    corners, sizes, body, layers, dynamic = data
+    lower = np.array(corners, dtype=float).reshape(-1, 2)
+    upper = lower + np.array(sizes, dtype=float).reshape(-1, 2)
+    filters = ShapeFilters(np.array(body, np.int64), np.array(layers, np.int64),
+                           np.array(dynamic, bool))
+    straight = sweep_pairs(ShapeBoxes(lower, upper), filters)
+    turned = sweep_pairs(ShapeBoxes(lower[:, ::-1], upper[:, ::-1]), filters)
+    np.testing.assert_array_equal(straight, turned)
+    assert [tuple(row) for row in straight.tolist()] == brute_force(lower, upper, *filters)
+
+
+@pytest.mark.parametrize("filters, error, message", [
+    (ShapeFilters([0], [1, 1], [True, True]), ValueError,
+     r"filters.body must have one entry per box \(2\)"),
+    (ShapeFilters([0.5, 1.0], [1, 1], [True, True]), TypeError,
+     "filters.body must hold integers"),
+    (ShapeFilters([0, 1], [1, 1], [1, 0]), TypeError, "filters.dynamic must hold True/False"),
+    (ShapeFilters([0, 1], [[1, 2], [3]], [True, True]), ValueError,
+     "filters.layers must be a 1-D array"),
+    (ShapeFilters([0, 1], np.array([2**64 - 1, 1], np.uint64), [True, True]), ValueError,
+     "filters.layers must fit in a signed 64-bit integer"),
+])
+def test_short_or_mistyped_filters_are_rejected_before_any_read(filters, error, message):
+    boxes = ShapeBoxes(np.zeros((2, 2)), np.ones((2, 2)))
+    for function in BROAD_PHASES.values():
+        with pytest.raises(error, match=message):
+            function(boxes, filters)
+
+
+def test_boxes_of_the_wrong_shape_are_rejected_naming_them():
+    filters = ShapeFilters([0, 1], [1, 1], [True, True])
+    with pytest.raises(ValueError, match=r"boxes.lower must have shape \(S, 2\)"):
+        sweep_pairs(ShapeBoxes(np.zeros(4), np.ones((2, 2))), filters)
+    with pytest.raises(TypeError, match="boxes.upper must be numeric"):
+        naive_pairs(ShapeBoxes(np.zeros((2, 2)), "x"), filters)
+
+
+def test_canonical_pairs_rejects_what_is_not_pairs_naming_it():
+    with pytest.raises(ValueError, match="pairs must be a"):
+        canonical_pairs("x")
+    with pytest.raises(ValueError, match="found pairs must be a .* ragged rows"):
+        canonical_pairs([[0, 1], [2]], "found pairs")
+    with pytest.raises(ValueError, match="pairs must be a"):
+        canonical_pairs(np.array([[True, False]]))
+    with pytest.raises(TypeError, match="name must be a string"):
+        canonical_pairs([[0, 1]], 5)

@@ -12,6 +12,7 @@ from shapely.geometry import Point
 from shapely.geometry import Polygon as ShapelyPolygon
 
 import physbook as pb
+from physbook.collision import gjk
 from physbook.collision.gjk import minkowski_support, support_point
 from physbook.collision.sat import sat_query
 from physbook.constants import COINCIDENT_NORMAL, GJK_MAX_ITERATIONS
@@ -226,3 +227,97 @@ def test_bad_input():
         pb.distance(Circle(1.0), IDENTITY, object(), IDENTITY)
     with pytest.raises(TypeError, match="xf_a must be a Transform"):
         pb.penetration(Circle(1.0), None, Circle(1.0), IDENTITY)
+    with pytest.raises(TypeError, match="trace must be True or False"):
+        pb.distance(Circle(1.0), IDENTITY, Circle(1.0), IDENTITY, trace="yes")
+    with pytest.raises(TypeError, match="shape_a must be a convex shape"):
+        minkowski_support("x", IDENTITY, Circle(1.0), IDENTITY, (1.0, 0.0))
+    core = gjk.Core(Circle(1.0), IDENTITY)
+    with pytest.raises(TypeError, match="core_b must be a Core"):
+        gjk.gjk(core, Circle(1.0))
+    with pytest.raises(TypeError, match="keep_trace must be True or False"):
+        gjk.gjk(core, core, keep_trace=1)
+    with pytest.raises(ValueError, match="simplex must hold 1 to 3 points"):
+        gjk.epa(core, core, np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="simplex must hold distinct points"):
+        gjk.epa(core, core, [[1.0, 1.0], [1.0, 1.0]])
+    with pytest.raises(ValueError, match="frame.scale must be positive"):
+        gjk.Core(Circle(1.0), IDENTITY, gjk.CoreFrame(np.zeros(2), 0.0))
+    with pytest.raises(ValueError, match="direction must be a 2D vector"):
+        core.support([1.0, 0.0, 0.0])
+
+
+class Garbage:
+    """A shape whose support function returns what no support function may."""
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def support(self, direction):
+        return self.answer
+
+
+@pytest.mark.parametrize("answer, error", [
+    (np.array([np.nan, 0.0]), ValueError), ("x", TypeError), ([1.0, 2.0, 3.0], ValueError),
+    (None, TypeError)])
+def test_a_support_function_returning_garbage_is_named(answer, error):
+    shape = Garbage(answer)
+    with pytest.raises(error, match=r"shape_b\.support\(direction\)"):
+        pb.distance(Circle(1.0), IDENTITY, shape, Transform((3.0, 0.0)))
+    with pytest.raises(error, match=r"shape\.support\(direction\)"):
+        support_point(shape, IDENTITY, (1.0, 0.0))
+
+
+def test_shapes_far_out_keep_their_distance():
+    # 2e160 m apart, squared lengths would overflow: the cores are scaled first.
+    far = pb.distance(Circle(1.0), Transform((1e160, 0.0)), Circle(1.0),
+                      Transform((-1e160, 0.0)))
+    assert far.distance == 2e160 - 2.0  # the exact distance, rounded
+    np.testing.assert_array_equal(far.point_a, [1e160 - 1.0, 0.0])
+    assert not pb.intersect(Circle(1.0), Transform((1e160, 0.0)), Circle(1.0),
+                            Transform((-1e160, 0.0)))
+    # Far from the origin but near each other, they keep their metres.
+    box = Polygon.box(1.0, 1.0)
+    out = pb.distance(box, Transform((1e200, 0.0)), box, Transform((1e200, 3.0)))
+    assert out.distance == 1.0
+    np.testing.assert_array_equal(out.point_b[1], 2.0)
+    overlap = pb.penetration(box, Transform((1e200, 0.0)), box, Transform((1e200, 1.5)))
+    assert overlap.depth == 0.5
+    np.testing.assert_array_equal(overlap.normal, [0.0, 1.0])
+
+
+@pytest.mark.parametrize("exponent", [-300, 300])
+def test_a_power_of_two_scale_scales_every_answer_exactly(exponent):
+    # Lengths scaled by 2**k (exact) give answers scaled by 2**k, where products of four
+    # scaled lengths would leave the float range.
+    scale = 2.0**exponent
+    rng = np.random.default_rng(exponent % 7)
+    for _ in range(20):
+        a, b = random_polygon(rng), random_polygon(rng)
+        xf_a, xf_b = random_pose(rng), random_pose(rng)
+        big_a, big_b = Polygon(a.vertices * scale), Polygon(b.vertices * scale)
+        big_xf_a = Transform(xf_a.position * scale, xf_a.angle)
+        big_xf_b = Transform(xf_b.position * scale, xf_b.angle)
+        unit = pb.distance(a, xf_a, b, xf_b)
+        scaled = pb.distance(big_a, big_xf_a, big_b, big_xf_b)
+        assert math.isclose(scaled.distance, unit.distance * scale, rel_tol=1e-12,
+                            abs_tol=1e-12 * scale)
+        depth = pb.penetration(a, xf_a, b, xf_b)
+        scaled_depth = pb.penetration(big_a, big_xf_a, big_b, big_xf_b)
+        assert (depth is None) == (scaled_depth is None)
+        if depth is not None:
+            assert math.isclose(scaled_depth.depth, depth.depth * scale, rel_tol=1e-9,
+                                abs_tol=1e-12 * scale)
+
+
+def test_a_distance_beyond_the_float_range_is_reported():
+    with pytest.raises(FloatingPointError, match="distance overflows"):
+        pb.distance(Circle(1.0), Transform((1.7e308, 0.0)), Circle(1.0),
+                    Transform((-1.7e308, 0.0)))
+    # Whether they touch has an answer all the same: no.
+    assert not pb.intersect(Circle(1.0), Transform((1.7e308, 0.0)), Circle(1.0),
+                            Transform((-1.7e308, 0.0)))
+    assert pb.penetration(Circle(1.0), Transform((1.7e308, 0.0)), Circle(1.0),
+                          Transform((-1.7e308, 0.0))) is None
+    with pytest.raises(FloatingPointError, match="support point of A ⊖ B overflows"):
+        minkowski_support(Circle(1.0), Transform((1.7e308, 0.0)), Circle(1.0),
+                          Transform((-1.7e308, 0.0)), (1.0, 0.0))

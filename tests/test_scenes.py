@@ -189,3 +189,95 @@ def test_every_named_scene_fills_the_given_world_and_steps(name):
     assert handles and all(body.world is world and body.alive for body in handles)
     world.step(scene.dt)
     assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()
+
+
+_START = np.array([[0.0, 0.5], [1.0, 0.5], [0.5, 1.5]])
+
+
+@pytest.mark.parametrize("call, error, message", [
+    # Scene functions.
+    (lambda: scenes.ramp(frictions=5), ValueError, "frictions must hold 1 to 9 values"),
+    (lambda: scenes.ramp(frictions=["a"]), TypeError, "frictions must be numeric"),
+    (lambda: scenes.ramp(frictions=[-0.1]), ValueError, r"frictions\[0\] must be non-neg"),
+    (lambda: scenes.ramp(frictions=[50.0]), ValueError,
+     r"frictions\[0\] = 50.0 cannot be given to bodies"),
+    (lambda: scenes.high_mass_ratio(densities=5), ValueError, "densities must hold 1 to 3"),
+    (lambda: scenes.high_mass_ratio(densities=[1.0] * 4), ValueError,
+     "densities must hold 1 to 3"),
+    (lambda: scenes.pyramid(10**4), ValueError, "base = 10000 would build 50005000 bodies"),
+    (lambda: scenes.rain(2**31 - 1), ValueError, "n = 2147483647 would build"),
+    (lambda: scenes.card_house(10**3), ValueError, "levels = 1000 would build"),
+    (lambda: scenes.bounce(restitution=1.5), ValueError, "restitution must be in"),
+    (lambda: scenes.Scene("x", "notaworld", 5).run(), TypeError, "world must be a World"),
+    (lambda: scenes.Scene("x", World(), -1), ValueError, "steps must be at least 0"),
+    (lambda: scenes.Scene("x", World(), 5, dt=0.0), ValueError, "dt must be positive"),
+    (lambda: scenes.Scene(5, World(), 5), TypeError, "name must be a string"),
+    (lambda: scenes.Scene("x", World(), 5, bodies=[]), TypeError, "bodies must be a dict"),
+    # Mixing rules.
+    (lambda: scenes.per_body_value(0.5, 0.5, 5), TypeError, "mix must be a function"),
+    (lambda: scenes.per_body_value(0.5, 0.5, lambda a, b: None), TypeError,
+     r"mix\(0.5, 0.0\) must be a real number"),
+    (lambda: scenes.per_body_value(0.5, 0.5, lambda a: a), TypeError,
+     r"mix must be a function of two numbers; mix\(0.5, 0.0\) raised TypeError"),
+    (lambda: scenes.per_body_value(0.5, 0.5, lambda a, b: math.nan), ValueError,
+     r"mix\(0.5, 0.0\) must be finite"),
+    (lambda: scenes.per_body_value(0.5, 0.0, mix_friction), ValueError,
+     r"no body value x in \[0, upper = 1000.0\] gives mix\(partner_value = 0.0, x\) = "
+     r"pair_value = 0.5"),
+    # Measures.
+    (lambda: scenes.bounce_apexes("10", 0.5, 0.5), TypeError, "height must be a real"),
+    (lambda: scenes.bounce_apexes(math.nan, 0.5, 0.5), ValueError, "height must be finite"),
+    (lambda: scenes.bounce_apexes(10, 0.5, -3.0), ValueError, "restitution must be non-neg"),
+    (lambda: scenes.bounce_apexes(10, 0.5, 1.2), ValueError, r"restitution must be in \[0, 1\]"),
+    (lambda: scenes.bounce_apexes(0.2, 0.5, 0.5), ValueError, "height must be at least the "
+                                                              "radius"),
+    (lambda: scenes.bounce_apexes(10, 0.5, 0.5, 10**6), ValueError, "count must be at most"),
+    (lambda: scenes.apex_heights(np.ones((5, 5))), ValueError, r"heights must have shape \(N,\)"),
+    (lambda: scenes.ramp_motion(np.ones((5, 2)), 0.1, -1.0), ValueError,
+     "slide_threshold must be non-negative"),
+    (lambda: scenes.ramp_motion(np.array([[0.0], [1.0], [3.0]]), 1e-320), FloatingPointError,
+     "acceleration .* divided by dt². overflows"),
+    (lambda: scenes.ramp_accelerations(2.0, [0.1]), ValueError, r"angle must be in \[0, π/2\)"),
+    (lambda: scenes.ramp_accelerations(0.2, [-0.1]), ValueError, "frictions must be non-neg"),
+    (lambda: scenes.pyramid_quality(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0)),
+     ValueError, "start_centers, end_centers, end_angles must hold the same bodies, at "
+                 "least one, got lengths \\[0, 0, 0\\]"),
+    (lambda: scenes.pyramid_quality(_START, _START[:2], np.zeros(3)), ValueError,
+     r"got lengths \[3, 2, 3\]"),
+    (lambda: scenes.pyramid_quality(_START, _START, np.zeros(3), top=99), ValueError,
+     "top must be at most 2"),
+    (lambda: scenes.pyramid_quality(_START, _START, np.zeros(3), top=1.0), TypeError,
+     "top must be an integer"),
+    (lambda: scenes.pyramid_quality(_START.ravel(), _START, np.zeros(3)), ValueError,
+     r"start_centers must have shape \(N, 2\)"),
+    (lambda: scenes.pyramid_quality(_START - [1.7e308, 0.0], _START + [1.7e308, 0.0],
+                                    np.zeros(3)),
+     FloatingPointError, "displacement overflows"),
+    (lambda: scenes.structure_quality(_START, _START, np.zeros(3), np.zeros(2)), ValueError,
+     "start_angles, end_angles must hold the same bodies"),
+    (lambda: scenes.structure_quality(_START, _START, np.zeros(3), np.zeros(3), top=-4),
+     ValueError, "top must be at least -3"),
+    (lambda: scenes.container_quality(np.zeros(4), 0.5), ValueError,
+     r"centers must have shape \(N, 2\)"),
+    (lambda: scenes.container_quality(_START, 0.5, half_width=-5), ValueError,
+     "half_width must be positive"),
+    (lambda: scenes.recovery_quality([0.2, 0.0], [1.0, 1.0], 1e308), FloatingPointError,
+     r"time \(steps × dt\) overflows"),
+])
+def test_bad_input_to_scenes_and_measures_is_named(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_measures_accept_negative_top_and_empty_containers():
+    quality = scenes.pyramid_quality(_START, _START + [0.1, 0.0], np.zeros(3), top=-3)
+    assert quality["top_displacement"] == pytest.approx(0.1)
+    assert scenes.container_quality(np.zeros((0, 2)), 0.5) == {
+        "escaped": 0, "deepest_penetration": 0.0, "pile_height": 0.0}
+    np.testing.assert_allclose(scenes.bounce_apexes(0.5, 0.5, 1.0, 2), [0.5, 0.5])
+    # A bracket up to the largest floats works: its halves are added, not its ends.
+    assert scenes.per_body_value(1e300, 1e300, mix_restitution, 1.7e308) == 1e300
+    def mean(a, b):
+        return 0.5 * a + 0.5 * b
+
+    assert scenes.per_body_value(1.65e308, 1.6e308, mean, 1.79e308) == pytest.approx(1.7e308)

@@ -17,14 +17,14 @@ from collections.abc import Callable
 from physbook import _check
 from physbook.broadphase import filters, naive, pairs, sweep
 from physbook.broadphase.naive import compare_every_pair, naive_pairs
-from physbook.broadphase.sweep import sort_and_sweep, sweep_pairs
+from physbook.broadphase.sweep import _sort_and_sweep, sweep_pairs
 
 #: Broad phases by name, as functions ``(boxes, filters) -> pairs`` that check their input.
 BROAD_PHASES: dict[str, Callable] = {"naive": naive_pairs, "sweep": sweep_pairs}
 
 #: The same methods on input a world made itself, which needs no check.
 _UNCHECKED: dict[str, Callable] = {"naive": compare_every_pair,
-                                   "sweep": sort_and_sweep}
+                                   "sweep": _sort_and_sweep}
 
 
 def broad_phase(name_or_function) -> tuple[Callable, bool]:

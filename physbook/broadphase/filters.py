@@ -27,7 +27,7 @@ class ShapeFilters(NamedTuple):
 
 
 @njit
-def may_collide(body, layers, dynamic, a, b):
+def _may_collide(body, layers, dynamic, a, b):
     """The filter rule for shapes ``a`` and ``b`` (see the module docstring), given the
     columns of a :class:`ShapeFilters`."""
     if body[a] == body[b]:
@@ -39,7 +39,11 @@ def may_collide(body, layers, dynamic, a, b):
 
 @njit
 def shape_filters(shape_body, body_layers, body_kinds, out):
-    """Fill ``out`` (a :class:`ShapeFilters` of S rows) from each shape's body row."""
+    """Fill ``out`` (a :class:`ShapeFilters` of S rows) from each shape's body row.
+
+    An unchecked compiled kernel for the world's own columns: every entry of ``shape_body``
+    must index ``body_layers`` and ``body_kinds``, and ``out`` must have S rows.
+    """
     body, layers, dynamic = out
     for s in range(shape_body.shape[0]):
         b = shape_body[s]

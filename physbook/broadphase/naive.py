@@ -20,7 +20,8 @@ def naive_pairs(boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
 
 
 def compare_every_pair(boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
-    """The method itself, on checked input (see :func:`naive_pairs`)."""
+    """The method itself, on input :func:`~physbook.broadphase.pairs.stage_input` has
+    checked (see :func:`naive_pairs`), as the world calls it: it checks nothing."""
     lower, upper = boxes
     body, layers, dynamic = filters
     count = len(lower)

@@ -26,32 +26,65 @@ class ShapeBoxes(NamedTuple):
     upper: np.ndarray
 
 
+def _corners(value, name: str) -> np.ndarray:
+    """A (S, 2) float64 array of finite box corners; one already of that type is not copied."""
+    if isinstance(value, np.ndarray) and value.dtype == np.float64:
+        corners = np.ascontiguousarray(value)
+        if not np.all(np.isfinite(corners)):
+            raise ValueError(f"{name} must be finite (no NaN or inf)")
+    else:
+        corners = _check.finite_array(value, name)
+    if corners.ndim != 2 or corners.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (S, 2), got {corners.shape}")
+    return corners
+
+
+def _column(value, name: str, dtype, count: int) -> np.ndarray:
+    """A (S,) array of ``dtype``: integers for ``int64``, True/False for ``bool_``."""
+    try:
+        column = np.asarray(value)
+    except ValueError:  # ragged
+        raise ValueError(f"{name} must be a 1-D array, one entry per box") from None
+    kinds = "b" if dtype == np.bool_ else "iu"
+    if column.dtype.kind not in kinds and column.size:
+        raise TypeError(f"{name} must hold {'True/False' if kinds == 'b' else 'integers'}, "
+                        f"got dtype {column.dtype}")
+    if column.shape != (count,):
+        raise ValueError(f"{name} must have one entry per box ({count}), got shape "
+                         f"{column.shape}")
+    if column.dtype.kind == "u" and column.size and column.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} must fit in a signed 64-bit integer")
+    return np.ascontiguousarray(column, dtype=dtype)
+
+
 def stage_input(boxes, filters) -> tuple[ShapeBoxes, ShapeFilters]:
     """Check and convert a broad phase's input: S boxes and S filters, as the kernels want.
 
-    Arrays already of the right type are used as they are (no copy, no scan), so the cost
-    does not grow with S; NaN boxes overlap nothing.
+    Boxes must be finite, with ``lower ≤ upper``: a sweep skips the boxes that start past
+    the end of another, which an inverted box would break. Arrays already of the right
+    type are used as they are (no copy); the checks are one pass over them, small beside
+    the broad phase itself.
     """
     _check.instance(boxes, "boxes", ShapeBoxes, "a ShapeBoxes")
     _check.instance(filters, "filters", ShapeFilters, "a ShapeFilters")
-    lower = np.ascontiguousarray(boxes.lower, dtype=np.float64)
-    upper = np.ascontiguousarray(boxes.upper, dtype=np.float64)
-    count = len(lower)
-    if lower.shape != (count, 2) or upper.shape != (count, 2):
+    lower = _corners(boxes.lower, "boxes.lower")
+    upper = _corners(boxes.upper, "boxes.upper")
+    if lower.shape != upper.shape:
         raise ValueError(f"boxes.lower and boxes.upper must both have shape (S, 2), got "
                          f"{lower.shape} and {upper.shape}")
-    columns = []
-    for name, dtype in (("body", np.int64), ("layers", np.int64), ("dynamic", np.bool_)):
-        column = np.ascontiguousarray(getattr(filters, name), dtype=dtype)
-        if column.shape != (count,):
-            raise ValueError(f"filters.{name} must have one entry per box ({count}), got "
-                             f"shape {column.shape}")
-        columns.append(column)
+    inverted = np.flatnonzero(np.any(lower > upper, axis=1))
+    if len(inverted):
+        raise ValueError(f"boxes.lower must not exceed boxes.upper, but it does for box "
+                         f"{inverted[0]}")
+    count = len(lower)
+    columns = [_column(getattr(filters, name), f"filters.{name}", dtype, count)
+               for name, dtype in (("body", np.int64), ("layers", np.int64),
+                                   ("dynamic", np.bool_))]
     return ShapeBoxes(lower, upper), ShapeFilters(*columns)
 
 
 @njit
-def pairs_are_sorted(pairs) -> bool:
+def _pairs_are_sorted(pairs) -> bool:
     """True when every row has ``a < b`` and the rows increase by ``a``, then ``b``."""
     for k in range(pairs.shape[0]):
         if pairs[k, 0] >= pairs[k, 1]:
@@ -71,14 +104,20 @@ def canonical_pairs(pairs, name: str = "pairs") -> np.ndarray:
     so the output of a broad phase the library does not know passes through here; ``name``
     is what an error message calls the input.
     """
-    pairs = np.asarray(pairs)
+    name = _check.instance(name, "name", str, "a string")
+    try:
+        pairs = np.asarray(pairs)
+    except ValueError:  # ragged rows
+        raise ValueError(f"{name} must be a (P, 2) array of integers, got ragged rows") \
+            from None
     if pairs.size == 0:
         return np.empty((0, 2), np.int64)
-    if pairs.ndim != 2 or pairs.shape[1] != 2 or not np.issubdtype(pairs.dtype, np.integer):
+    if pairs.ndim != 2 or pairs.shape[1] != 2 or pairs.dtype.kind not in "iu" or (
+            pairs.dtype.kind == "u" and pairs.max() > np.iinfo(np.int64).max):
         raise ValueError(f"{name} must be a (P, 2) array of integers, got shape "
                          f"{pairs.shape} and dtype {pairs.dtype}")
     pairs = np.ascontiguousarray(pairs, dtype=np.int64)
-    if pairs_are_sorted(pairs):
+    if _pairs_are_sorted(pairs):
         return pairs
     ordered = np.sort(pairs, axis=1)
     ordered = ordered[ordered[:, 0] != ordered[:, 1]]
@@ -86,7 +125,7 @@ def canonical_pairs(pairs, name: str = "pairs") -> np.ndarray:
 
 
 @njit
-def sorted_pairs(first, second, count):
+def _sorted_pairs(first, second, count):
     """Rows (first[k], second[k]) sorted by first, then second index, for S = ``count``
     shapes: a counting sort on the first index, then an insertion sort of each (short) run
     of equal first indices by the second."""

@@ -19,6 +19,7 @@ too, such as an ellipse; a curved shape is then approximated to the tolerances o
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -47,6 +48,20 @@ def _check_shape(shape, name: str) -> None:
                         f"got {type(shape).__name__}")
 
 
+def _check_pair(shape_a, xf_a, shape_b, xf_b) -> None:
+    _check_shape(shape_a, "shape_a")
+    _check_shape(shape_b, "shape_b")
+    _check.instance(xf_a, "xf_a", Transform, "a Transform")
+    _check.instance(xf_b, "xf_b", Transform, "a Transform")
+
+
+def _local_support(shape, transform: Transform, direction: np.ndarray, name: str):
+    """The shape's own support along a world direction, in its local frame, checked: a
+    user's shape may return anything."""
+    answer = shape.support(transform.rotate_to_local(direction))
+    return _check.vector(answer, f"{name}.support(direction)")
+
+
 def support_point(shape, transform: Transform, direction) -> np.ndarray:
     """The point of ``shape`` in pose ``transform`` farthest along ``direction`` (world).
 
@@ -55,44 +70,129 @@ def support_point(shape, transform: Transform, direction) -> np.ndarray:
     """
     _check_shape(shape, "shape")
     _check.instance(transform, "transform", Transform, "a Transform")
-    direction = _check.vector(direction, "direction")
+    return transform.to_world(_local_support(shape, transform, _direction(direction),
+                                             "shape"))
+
+
+def _direction(value) -> np.ndarray:
+    direction = _check.vector(value, "direction")
     if not np.any(direction):
         raise ValueError("direction must be a non-zero vector")
-    local = np.asarray(shape.support(transform.rotate_to_local(direction)), dtype=float)
-    return transform.to_world(local)
+    return direction
 
 
 def minkowski_support(shape_a, xf_a: Transform, shape_b, xf_b: Transform,
                       direction) -> np.ndarray:
     """Support point of the Minkowski difference A ⊖ B: s_A(d) − s_B(−d)."""
-    direction = _check.vector(direction, "direction")
-    return support_point(shape_a, xf_a, direction) - support_point(shape_b, xf_b, -direction)
+    _check_pair(shape_a, xf_a, shape_b, xf_b)
+    direction = _direction(direction)
+    point_a = xf_a.to_world(_local_support(shape_a, xf_a, direction, "shape_a"))
+    point_b = xf_b.to_world(_local_support(shape_b, xf_b, -direction, "shape_b"))
+    with np.errstate(over="ignore"):  # reported below, by name
+        difference = point_a - point_b
+    if not np.all(np.isfinite(difference)):
+        raise FloatingPointError("the support point of A ⊖ B overflows the float range "
+                                 "(±1.8e308 m): the shapes are too far apart")
+    return difference
+
+
+class CoreFrame(NamedTuple):
+    """The frame GJK and EPA work in: a world point p is ``(p − origin)·scale`` there.
+
+    The unit frame (origin 0, scale 1) serves every ordinary pair. Shapes far out or tiny
+    get an origin between them and a power-of-two scale (exact), which keep every length
+    near 1, so that the squares and products of GJK and EPA stay in float range.
+    """
+
+    origin: np.ndarray
+    scale: float
+
+    def place(self, transform: Transform, local: np.ndarray) -> np.ndarray:
+        """Body-local points, placed by ``transform``: (R·p + (position − origin))·scale."""
+        return (local @ transform.rotation.T + (transform.position - self.origin)) * self.scale
+
+    def to_world(self, points: np.ndarray) -> np.ndarray:
+        """Points of this frame back in world space (m)."""
+        return points / self.scale + self.origin
+
+
+UNIT_FRAME = CoreFrame(np.zeros(2), 1.0)
 
 
 class Core:
-    """A shape in world space as a core and a radius: a circle is its centre plus radius."""
+    """A shape as a core and a radius, in a :class:`CoreFrame` (world space by default): a
+    circle is its centre plus radius, a polygon its vertices."""
 
-    def __init__(self, shape, transform: Transform):
+    def __init__(self, shape, transform: Transform, frame: CoreFrame = UNIT_FRAME,
+                 name: str = "shape"):
+        _check_shape(shape, "shape")
         self.shape = shape
-        self.transform = transform
+        self.transform = _check.instance(transform, "transform", Transform, "a Transform")
+        _check.instance(name, "name", str, "a string")
+        _check.instance(frame, "frame", CoreFrame, "a CoreFrame")
+        self.frame = frame = CoreFrame(_check.vector(frame.origin, "frame.origin"),
+                                       _check.positive_scalar(frame.scale, "frame.scale"))
+        self.name = name
         if isinstance(shape, Circle):
-            self.points = transform.to_world(shape.center)[None, :]
-            self.radius = shape.radius
+            self.points = frame.place(transform, shape.center[None, :])
+            self.radius = shape.radius * frame.scale
         elif isinstance(shape, Polygon):
-            self.points = transform.to_world(shape.vertices)
+            self.points = frame.place(transform, shape.vertices)
             self.radius = 0.0
         else:
             self.points = None  # only a support function
             self.radius = 0.0
+        if self.points is not None and not np.all(np.isfinite(self.points)):
+            raise FloatingPointError(f"the points of {name} overflow the float range "
+                                     "(±1.8e308 m) in this frame")
 
     def support(self, direction: np.ndarray) -> tuple[np.ndarray, object]:
         """(point, key): the key names the vertex, so GJK can see it come back."""
+        direction = _check.vector(direction, "direction")
         if self.points is not None:
             index = int(np.argmax(self.points @ direction))
             return self.points[index], index
-        point = self.transform.to_world(
-            np.asarray(self.shape.support(self.transform.rotate_to_local(direction)), float))
+        local = _local_support(self.shape, self.transform, direction, self.name)
+        point = self.frame.place(self.transform, local)
         return point, (float(point[0]), float(point[1]))
+
+
+#: Pairs whose coordinates all lie within 2**±LENGTH_EXPONENT m run in world space; GJK and
+#: EPA multiply up to four lengths (a signed area times a signed area), which then stays
+#: inside the float range (2**±1022).
+LENGTH_EXPONENT = 200
+
+
+def _reach(shape, transform: Transform, frame: CoreFrame, name: str) -> float:
+    """The largest coordinate of the shape in ``frame``, by its support along ±x, ±y."""
+    if isinstance(shape, Circle):
+        centre = frame.place(transform, shape.center)
+        return float(np.max(np.abs(centre))) + shape.radius * frame.scale
+    if isinstance(shape, Polygon):
+        return float(np.max(np.abs(frame.place(transform, shape.vertices))))
+    return max(float(np.max(np.abs(frame.place(
+        transform, _local_support(shape, transform, np.array(direction), name)))))
+        for direction in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)))
+
+
+def _core_frame(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> CoreFrame:
+    """The unit frame, unless the pair reaches beyond 2**±LENGTH_EXPONENT m: then an origin
+    midway between the two poses (halves first, so the sum stays in range) and the power
+    of two that brings the remaining reach into [0.5, 1)."""
+    def reach(frame: CoreFrame) -> float:
+        return max(_reach(shape_a, xf_a, frame, "shape_a"),
+                   _reach(shape_b, xf_b, frame, "shape_b"))
+
+    if 2.0**-LENGTH_EXPONENT <= reach(UNIT_FRAME) <= 2.0**LENGTH_EXPONENT:
+        return UNIT_FRAME
+    centred = CoreFrame(0.5 * xf_a.position + 0.5 * xf_b.position, 1.0)
+    remaining = reach(centred)
+    if not math.isfinite(remaining):
+        raise FloatingPointError("the two shapes reach beyond the float range (±1.8e308 m) "
+                                 "from the point midway between them")
+    if remaining == 0.0:
+        return centred
+    return CoreFrame(centred.origin, math.ldexp(1.0, -math.frexp(remaining)[1]))
 
 
 # ----------------------------------------------------------------------------------------
@@ -213,9 +313,12 @@ def gjk(core_a: Core, core_b: Core, keep_trace: bool = False):
 
     Returns ``(solution, core_distance, iterations, trace)``: ``solution`` is the final
     simplex as (vertices, barycentric weights) of its point nearest the origin, the core
-    distance is 0 when the cores touch or overlap, and ``trace`` the :class:`GjkStep` list
-    (None unless ``keep_trace``).
+    distance (in the cores' frame, see :class:`CoreFrame`) is 0 when the cores
+    touch or overlap, and ``trace`` the :class:`GjkStep` list (None unless ``keep_trace``).
     """
+    _check.instance(core_a, "core_a", Core, "a Core")
+    _check.instance(core_b, "core_b", Core, "a Core")
+    keep_trace = _check.flag(keep_trace, "keep_trace")
     direction = np.array([1.0, 0.0])
     a, key_a = core_a.support(direction)
     b, key_b = core_b.support(-direction)
@@ -256,11 +359,19 @@ def gjk(core_a: Core, core_b: Core, keep_trace: bool = False):
 
 
 def _cores(shape_a, xf_a, shape_b, xf_b) -> tuple[Core, Core]:
-    _check_shape(shape_a, "shape_a")
-    _check_shape(shape_b, "shape_b")
-    _check.instance(xf_a, "xf_a", Transform, "a Transform")
-    _check.instance(xf_b, "xf_b", Transform, "a Transform")
-    return Core(shape_a, xf_a), Core(shape_b, xf_b)
+    """The checked shapes as cores, in a frame where GJK and EPA cannot overflow (see
+    :func:`_core_frame`): lengths of 1e160 m or 1e-160 m would square out of float range."""
+    _check_pair(shape_a, xf_a, shape_b, xf_b)
+    frame = _core_frame(shape_a, xf_a, shape_b, xf_b)
+    return Core(shape_a, xf_a, frame, "shape_a"), Core(shape_b, xf_b, frame, "shape_b")
+
+
+def _finite(value, what: str):
+    """``value``, unless it overflowed: the inputs are finite, so only a result beyond the
+    float range can be inf (two shapes farther apart than 1.8e308 m)."""
+    if not np.all(np.isfinite(value)):
+        raise FloatingPointError(f"the {what} overflows the float range (±1.8e308 m)")
+    return value
 
 
 def distance(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
@@ -273,6 +384,7 @@ def distance(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     iteration's simplex for drawing.
     """
     core_a, core_b = _cores(shape_a, xf_a, shape_b, xf_b)
+    trace = _check.flag(trace, "trace")
     solution, core_distance, iterations, steps = gjk(core_a, core_b, trace)
     point_a = _combine(solution, "a")
     point_b = _combine(solution, "b")
@@ -292,12 +404,30 @@ def distance(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
         else:
             point_a = point_b = 0.5 * (point_a + point_b)
         gap = 0.0
-    return DistanceResult(float(gap), point_a, point_b, iterations, simplex, steps)
+    # Back from the cores' frame to metres; points of A ⊖ B are differences, which the
+    # origin does not move.
+    frame, scale = core_a.frame, core_a.frame.scale
+    if steps is not None:
+        steps = [GjkStep(step.simplex / scale, step.closest / scale,
+                         None if step.support is None else step.support / scale)
+                 for step in steps]
+    with np.errstate(over="ignore"):  # an overflow is reported by _finite, by name
+        gap, point_a, point_b = gap / scale, frame.to_world(point_a), frame.to_world(point_b)
+    return DistanceResult(float(_finite(gap, "distance")),
+                          _finite(point_a, "closest point on A"),
+                          _finite(point_b, "closest point on B"), iterations,
+                          simplex / scale, steps)
 
 
 def intersect(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> bool:
-    """True when the shapes overlap or touch (GJK distance is zero)."""
-    return distance(shape_a, xf_a, shape_b, xf_b).distance == 0.0
+    """True when the shapes overlap or touch (GJK distance is zero).
+
+    The cores' distance is compared with the radii where GJK left it, in the cores' frame,
+    so shapes farther apart than the float range can hold are simply apart.
+    """
+    core_a, core_b = _cores(shape_a, xf_a, shape_b, xf_b)
+    _, core_distance, _, _ = gjk(core_a, core_b)
+    return bool(core_distance <= core_a.radius + core_b.radius)
 
 
 # ----------------------------------------------------------------------------------------
@@ -386,10 +516,19 @@ def _start_polytope(core_a: Core, core_b: Core, simplex: np.ndarray) -> list[np.
 def epa(core_a: Core, core_b: Core, simplex: np.ndarray, keep_trace: bool = False):
     """EPA on two overlapping cores from GJK's final ``simplex``, the loop of :func:`penetration`.
 
-    Returns ``(depth, normal, iterations, polytope, trace)``: the depth (m, cores only) and
-    unit normal of the closest edge of the final polytope, and the :class:`EpaStep` list
-    (None unless ``keep_trace``).
+    Returns ``(depth, normal, iterations, polytope, trace)``: the depth (of the cores only,
+    in their frame, see :class:`CoreFrame`) and unit normal of the closest edge of
+    the final polytope, and the :class:`EpaStep` list (None unless ``keep_trace``).
     """
+    _check.instance(core_a, "core_a", Core, "a Core")
+    _check.instance(core_b, "core_b", Core, "a Core")
+    simplex = _check.finite_array(simplex, "simplex")
+    if simplex.ndim != 2 or simplex.shape[1] != 2 or not 1 <= len(simplex) <= 3:
+        raise ValueError(f"simplex must hold 1 to 3 points of A ⊖ B, shape (k, 2), got "
+                         f"shape {simplex.shape}")
+    if len(np.unique(simplex, axis=0)) != len(simplex):
+        raise ValueError("simplex must hold distinct points")
+    keep_trace = _check.flag(keep_trace, "keep_trace")
     polytope = _start_polytope(core_a, core_b, simplex)
     steps = [] if keep_trace else None
     iterations = 0
@@ -420,16 +559,21 @@ def penetration(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     boundary: that edge's distance plus r_A + r_B is the depth and its normal the normal.
     """
     core_a, core_b = _cores(shape_a, xf_a, shape_b, xf_b)
+    trace = _check.flag(trace, "trace")
     solution, core_distance, _, _ = gjk(core_a, core_b, False)
     reach = core_a.radius + core_b.radius
     if core_distance > reach:
         return None
+    scale = core_a.frame.scale  # back from the cores' frame to metres
     if core_distance > 0.0:
         normal = (_combine(solution, "b") - _combine(solution, "a")) / core_distance
         simplex = np.array([vertex.w for vertex in solution[0]])
-        return PenetrationResult(float(reach - core_distance), normal, 0, simplex,
-                                 [] if trace else None)
+        return PenetrationResult(float(reach - core_distance) / scale, normal, 0,
+                                 simplex / scale, [] if trace else None)
     simplex = np.array([vertex.w for vertex in solution[0]])
     depth, normal, iterations, polytope, steps = epa(core_a, core_b, simplex, trace)
-    return PenetrationResult(float(depth + reach), normal, iterations, np.array(polytope),
-                             steps)
+    if steps is not None:
+        steps = [EpaStep(step.polytope / scale, step.edge, step.support / scale)
+                 for step in steps]
+    return PenetrationResult(float(depth + reach) / scale, normal, iterations,
+                             np.array(polytope) / scale, steps)

@@ -5,15 +5,22 @@ how deep, and at which points. A :class:`Manifold` holds the answer for one pair
 :class:`ContactArrays` for many. There is one implementation: :func:`collide_pairs` runs a
 compiled kernel over rows of a :class:`~physbook.geometry.shape_table.ShapeTable`, and
 :func:`collide` packs its two shapes into a two-row table and calls the same kernel. The
-world's contact table calls :func:`collide_rows`, the kernel's body, pair by pair.
+world's contact table calls :func:`collide_rows`, the kernel's body, pair by pair. The
+compiled routines (:func:`circle_contact`, :func:`polygon_circle_contact`,
+:func:`collide_rows`) check nothing, for speed; :func:`collide` and :func:`collide_pairs`
+check their input and are the way in.
 
 Conventions
 -----------
 - ``normal`` is a unit vector from shape A to shape B: moving B by ``depth·normal``
   (or A by the opposite) ends the overlap.
 - ``depths`` are positive when the shapes overlap, zero when they just touch.
-- Each contact point lies midway between the two surfaces, so swapping A and B keeps the
-  points and the depths and flips the normal.
+- Each contact point lies midway between the two surfaces. Swapping A and B gives the
+  exact mirror image: the normal negated, the same points and depths in the same order, and
+  each feature id with its two numbers exchanged. A pair is always worked with its shapes
+  in one order, whichever way round it was asked for (see :func:`collide_rows`), so the two
+  orders run the same arithmetic and even a near tie between reference faces is decided
+  the same way.
 - Feature ids (see :mod:`~physbook.collision.features`) pack a feature number on A and one
   on B: polygon vertex ``i`` is ``2·i``, polygon edge ``i`` is ``2·i + 1``, a circle is
   ``0``. Polygon–polygon points pair a vertex of the reference edge with the neighbouring
@@ -30,8 +37,8 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.collision.features import make_feature, swap_feature
-from physbook.collision.sat import check_shape_pair, polygon_contact
+from physbook.collision.features import _make_feature, _swap_feature
+from physbook.collision.sat import _b_first, check_shape_pair, polygon_contact
 from physbook.constants import COINCIDENT_FRACTION, COINCIDENT_NORMAL
 from physbook.geometry.shape_table import ShapeTable, body_poses
 from physbook.kinds import CIRCLE, POLYGON
@@ -70,9 +77,15 @@ class Manifold:
         return len(self.depths)
 
     def __repr__(self) -> str:
-        return (f"Manifold(normal={np.round(self.normal, 6).tolist()}, "
-                f"points={np.round(self.points, 6).tolist()}, "
-                f"depths={np.round(self.depths, 6).tolist()}, features={self.features.tolist()})")
+        return (f"Manifold(normal={_rounded(self.normal)}, points={_rounded(self.points)}, "
+                f"depths={_rounded(self.depths)}, features={self.features.tolist()})")
+
+
+def _rounded(values: np.ndarray) -> list:
+    """``values`` to 6 decimals, for printing; numbers too large to scale by 10⁶ as they are."""
+    with np.errstate(over="ignore"):
+        rounded = np.round(values, 6)
+    return np.where(np.isfinite(rounded), rounded, values).tolist()
 
 
 class ContactArrays(NamedTuple):
@@ -91,6 +104,13 @@ class ContactArrays(NamedTuple):
 
     def manifold(self, row: int) -> Manifold | None:
         """Row ``row`` as a :class:`Manifold`, or None when that pair does not touch."""
+        row = _check.non_negative_int(row, "row")
+        if row >= len(self.point_counts):
+            raise IndexError(f"row must be below the number of pairs, "
+                             f"{len(self.point_counts)}, got {row}")
+        return self._manifold(row)
+
+    def _manifold(self, row: int) -> Manifold | None:
         count = int(self.point_counts[row])
         if count == 0:
             return None
@@ -179,7 +199,7 @@ def polygon_circle_contact(vertices, normals, cx, cy, radius, margin, normal, po
     points[0, 0] = 0.5 * (closest_x + cx - radius * nx)
     points[0, 1] = 0.5 * (closest_y + cy - radius * ny)
     depths[0] = radius - distance
-    features[0] = make_feature(polygon_feature, 0)
+    features[0] = _make_feature(polygon_feature, 0)
     return 1
 
 
@@ -209,10 +229,29 @@ def vertex_scratch(shapes):
 
 
 @njit
+def _worked_swapped(kind, shape_a, shape_b):
+    """True when the pair (``shape_a``, ``shape_b``) is worked as (B, A) and its answer
+    mirrored: a pair routine takes a polygon before a circle (:data:`SWAPPED`), and two
+    shapes of one kind are taken in row order, the lower row as A.
+
+    The order depends on the rows, not on which way round the pair was asked for, so (a, b)
+    and (b, a) run the same arithmetic and give exact mirror images. Rows are stable over
+    a world's life, so a near tie between two reference faces is decided the same way step
+    after step.
+    """
+    if kind[shape_a] != kind[shape_b]:
+        return SWAPPED[kind[shape_a], kind[shape_b]] == 1
+    return shape_a > shape_b
+
+
+@njit
 def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_count, vertices,
                  normals, origins, angles, margin, scratch_vertices, scratch_normals, normal,
                  points, depths, features):
     """Manifold of shape rows ``shape_a`` and ``shape_b``, in world space; the point count.
+
+    An unchecked compiled kernel (the world's contact table calls it pair by pair): the
+    rows and arrays must be valid, as :func:`collide_pairs` makes sure.
 
     ``kind`` … ``normals`` are the columns of a
     :class:`~physbook.geometry.shape_table.ShapeArrays`, passed one by one because this
@@ -222,7 +261,7 @@ def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_coun
     ``points`` (2, 2), ``depths`` (2,) and ``features`` (2,).
     """
     route = ROUTE[kind[shape_a], kind[shape_b]]
-    swapped = SWAPPED[kind[shape_a], kind[shape_b]] == 1
+    swapped = _worked_swapped(kind, shape_a, shape_b)
     if swapped:
         shape_a, shape_b = shape_b, shape_a
     body_a, body_b = body[shape_a], body[shape_b]
@@ -245,6 +284,8 @@ def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_coun
         sin_rel = cos_a * sin_b - sin_a * cos_b
         tx, ty = rotate_inverse(cos_a, sin_a, origins[body_b, 0] - pax,
                                 origins[body_b, 1] - pay)
+        if not (np.isfinite(tx) and np.isfinite(ty)):
+            return 0  # farther apart than a float can hold, and no shape is that large
         count_a, count_b = vertex_count[shape_a], vertex_count[shape_b]
         local_a = vertices[start_a:start_a + count_a]
         local_normals_a = normals[start_a:start_a + count_a]
@@ -269,12 +310,12 @@ def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_coun
     if swapped and count > 0:
         normal[0], normal[1] = -normal[0], -normal[1]
         for k in range(count):
-            features[k] = swap_feature(features[k])
+            features[k] = _swap_feature(features[k])
     return count
 
 
 @njit
-def narrow_phase(pairs, shapes, origins, angles, margin, out):
+def _narrow_phase(pairs, shapes, origins, angles, margin, out):
     """Fill ``out`` (a :class:`ContactArrays` of P rows) for every pair; see collide_pairs.
 
     The unchecked kernel behind :func:`collide_pairs`: its input must already be valid.
@@ -298,6 +339,29 @@ def narrow_phase(pairs, shapes, origins, angles, margin, out):
             out_features[p, k] = 0
 
 
+def _shape_pairs(pairs, count: int) -> np.ndarray:
+    """``pairs`` as a (P, 2) int64 array of rows of two different shapes of ``count``."""
+    try:
+        pairs = np.asarray(pairs)
+    except ValueError:  # ragged rows
+        raise ValueError("pairs must be a (P, 2) array of shape rows, got ragged rows") \
+            from None
+    if pairs.size == 0:
+        pairs = pairs.reshape(0, 2)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise ValueError(f"pairs must have shape (P, 2), got {pairs.shape}")
+    if pairs.dtype == np.bool_ or not np.issubdtype(pairs.dtype, np.integer):
+        raise TypeError(f"pairs must hold integers, got {pairs.dtype}")
+    if pairs.size and (pairs.min() < 0 or pairs.max() >= count):
+        raise ValueError(f"pairs must index shapes 0 .. {count - 1}")
+    pairs = np.ascontiguousarray(pairs, dtype=np.int64)
+    same = np.flatnonzero(pairs[:, 0] == pairs[:, 1])
+    if len(same):
+        raise ValueError(f"pairs must join two different shapes: a shape cannot collide "
+                         f"with itself, but row {same[0]} is {pairs[same[0]].tolist()}")
+    return pairs
+
+
 def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
                   margin: float = 0.0) -> ContactArrays:
     """Contact manifolds of many shape pairs in one compiled loop.
@@ -305,7 +369,8 @@ def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
     Parameters
     ----------
     pairs
-        (P, 2) int rows of shape indices (shape A, shape B) into ``shapes``.
+        (P, 2) int rows of two different shape indices (shape A, shape B) into ``shapes``.
+        Either order of a pair works: (b, a) gives the exact mirror image of (a, b).
     shapes
         The :class:`~physbook.geometry.shape_table.ShapeTable`.
     origins, angles
@@ -321,28 +386,25 @@ def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
         midway between the two surfaces, depths (positive when overlapping), feature ids.
     """
     _check.instance(shapes, "shapes", ShapeTable, "a ShapeTable")
-    pairs = np.asarray(pairs)
-    if pairs.size == 0:
-        pairs = pairs.reshape(0, 2)
-    if pairs.ndim != 2 or pairs.shape[1] != 2:
-        raise ValueError(f"pairs must have shape (P, 2), got {pairs.shape}")
-    if not np.issubdtype(pairs.dtype, np.integer):
-        raise TypeError(f"pairs must hold integers, got {pairs.dtype}")
-    pairs = np.ascontiguousarray(pairs, dtype=np.int64)
-    if pairs.size and (pairs.min() < 0 or pairs.max() >= shapes.count):
-        raise ValueError(f"pairs must index shapes 0 .. {shapes.count - 1}")
+    pairs = _shape_pairs(pairs, shapes.count)
     origins, angles = body_poses(origins, angles, shapes)
     margin = _check.non_negative_scalar(margin, "margin")
+    return _contacts(pairs, shapes, origins, angles, margin)
 
+
+def _contacts(pairs, shapes: ShapeTable, origins, angles, margin: float) -> ContactArrays:
+    """The compiled narrow phase on checked input, into new arrays of one row per pair."""
     count = len(pairs)
     contacts = ContactArrays(np.zeros(count, np.int64), np.zeros((count, 2)),
                              np.zeros((count, 2, 2)), np.zeros((count, 2)),
                              np.zeros((count, 2), np.int64))
-    narrow_phase(pairs, shapes.arrays, origins, angles, margin, contacts)
+    _narrow_phase(pairs, shapes.arrays, origins, angles, margin, contacts)
     return contacts
 
 
-_ONE_PAIR = np.array([[0, 1]], np.int64)
+#: The pair of a two-row table, asked for either way round.
+_FIRST_AS_A = np.array([[0, 1]], np.int64)
+_FIRST_AS_B = np.array([[1, 0]], np.int64)
 
 
 def collide(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
@@ -351,14 +413,23 @@ def collide(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
 
     ``shape_a``/``shape_b`` are a :class:`~physbook.geometry.shapes.Circle` or
     :class:`~physbook.geometry.shapes.Polygon` in body coordinates, ``xf_a``/``xf_b`` their
-    :class:`~physbook.vecmath.vec.Transform`. Either order works; swapping A and B flips the
-    normal. This packs the two shapes into a two-row table and runs the kernel of
-    :func:`collide_pairs`, so both give the same answer bit for bit.
+    :class:`~physbook.vecmath.vec.Transform`. Either order works: ``collide(b, xf_b, a,
+    xf_a)`` is the exact mirror image of ``collide(a, xf_a, b, xf_b)`` (see the module
+    docstring), unless the two are the same shape in the same pose. This packs the two
+    shapes into a two-row table, in the order :func:`~physbook.collision.sat.b_comes_first`
+    fixes, and runs the kernel of :func:`collide_pairs` on it, so both give the same answer
+    bit for bit for a table that holds the two shapes in that order.
     """
     check_shape_pair(shape_a, xf_a, shape_b, xf_b)
+    margin = _check.non_negative_scalar(margin, "margin")
+    b_first = _b_first(shape_a, xf_a, shape_b, xf_b)
+    (first, xf_first), (second, xf_second) = (
+        ((shape_b, xf_b), (shape_a, xf_a)) if b_first else ((shape_a, xf_a), (shape_b, xf_b)))
     table = ShapeTable(2)
-    table.append(shape_a, 0)
-    table.append(shape_b, 1)
-    origins = np.array([xf_a.position, xf_b.position])
-    angles = np.array([xf_a.angle, xf_b.angle])
-    return collide_pairs(_ONE_PAIR, table, origins, angles, margin=margin).manifold(0)
+    table.append(first, 0)
+    table.append(second, 1)
+    origins = np.array([xf_first.position, xf_second.position])
+    angles = np.array([xf_first.angle, xf_second.angle])
+    pair = _FIRST_AS_B if b_first else _FIRST_AS_A
+    # The table, poses and pair are made here from checked shapes and Transforms.
+    return _contacts(pair, table, origins, angles, margin)._manifold(0)

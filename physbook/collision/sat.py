@@ -10,20 +10,24 @@ points.
 The compiled pieces (:func:`max_separation`, :func:`incident_edge`,
 :func:`clip_incident_edge`, :func:`polygon_contact`) work on plain (n, 2) arrays of
 vertices and unit normals that are already in one common frame; the narrow phase in
-:mod:`physbook.collision.manifold` puts both polygons in the frame of shape A and calls them.
+:mod:`physbook.collision.manifold` puts both polygons in the frame of its first shape and
+calls them. Like every compiled kernel of the engine they check nothing, for speed: their
+arrays must have the lengths they expect. :func:`~physbook.collision.manifold.collide` is
+the checked way in.
 :func:`sat_axes` and :func:`sat_query` are the same theorem written for the book: every axis
 with both projection intervals, so a chapter can draw them.
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.collision.features import make_feature
+from physbook.collision.features import _make_feature
 from physbook.constants import FACE_SWITCH_TOLERANCE
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
@@ -127,10 +131,10 @@ def _size(vertices):
 
 
 @njit
-def reference_is_b(separation_a, separation_b, size_a, size_b):
+def _reference_is_b(separation_a, separation_b, size_a, size_b):
     """True when polygon B should give the reference face: its best axis separates more
-    than A's by :data:`~physbook.constants.FACE_SWITCH_TOLERANCE` of the smaller size (A is
-    preferred)."""
+    than A's by :data:`~physbook.constants.FACE_SWITCH_TOLERANCE` of the smaller size (A,
+    the first shape of the pair, is preferred)."""
     return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(size_a, size_b)
 
 
@@ -178,7 +182,7 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
     if separation_b > margin:
         return 0
 
-    flip = reference_is_b(separation_a, separation_b, _size(vertices_a), _size(vertices_b))
+    flip = _reference_is_b(separation_a, separation_b, _size(vertices_a), _size(vertices_b))
     if flip:
         ref_vertices, ref_normals, ref_edge, separation = vertices_b, normals_b, edge_b, \
             separation_b
@@ -203,12 +207,12 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
 
     # Feature numbers 2·i of the vertices on each side, in (A, B) order.
     if flip:
-        lower_feature = make_feature(2 * i22, 2 * i11)
-        upper_feature = make_feature(2 * i21, 2 * i12)
+        lower_feature = _make_feature(2 * i22, 2 * i11)
+        upper_feature = _make_feature(2 * i21, 2 * i12)
         normal[0], normal[1] = -nx, -ny
     else:
-        lower_feature = make_feature(2 * i11, 2 * i22)
-        upper_feature = make_feature(2 * i12, 2 * i21)
+        lower_feature = _make_feature(2 * i11, 2 * i22)
+        upper_feature = _make_feature(2 * i12, 2 * i21)
         normal[0], normal[1] = nx, ny
 
     count = 0
@@ -234,7 +238,7 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
         if nx * inc_vertices[i22, 0] + ny * inc_vertices[i22, 1] < (
                 nx * inc_vertices[i21, 0] + ny * inc_vertices[i21, 1]):
             deepest = i22
-        feature = make_feature(2 * deepest, 2 * i11) if flip else make_feature(
+        feature = _make_feature(2 * deepest, 2 * i11) if flip else _make_feature(
             2 * i11, 2 * deepest)
         _write_point(inc_vertices[deepest, 0], inc_vertices[deepest, 1], nx, ny, separation,
                      feature, 0, points, depths, features)
@@ -313,6 +317,42 @@ def check_shape_pair(shape_a, xf_a, shape_b, xf_b) -> None:
     _check.instance(xf_b, "xf_b", Transform, "a Transform")
 
 
+def _order_key(shape, transform: Transform) -> tuple:
+    """Numbers that put shapes in the order the narrow phase takes them (see
+    :func:`b_comes_first`): the larger area first, then the geometry's own numbers; for two
+    copies of one shape the lower pose first (smaller y, then x, then angle)."""
+    if isinstance(shape, Circle):
+        geometry = [shape.radius, *shape.center.tolist()]
+        area = math.pi * shape.radius * shape.radius
+    else:
+        geometry = shape.vertices.ravel().tolist()
+        xs, ys = geometry[0::2], geometry[1::2]
+        # The shoelace sum over the few vertices, in plain floats: cheaper than numpy here,
+        # and only ever compared with another polygon's.
+        area = 0.5 * sum(xs[i - 1] * ys[i] - xs[i] * ys[i - 1] for i in range(len(xs)))
+    x, y = transform.position.tolist()
+    return (-area, isinstance(shape, Polygon), *geometry, y, x, transform.angle)
+
+
+def _b_first(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> bool:
+    """:func:`b_comes_first` on arguments already checked."""
+    return _order_key(shape_b, xf_b) < _order_key(shape_a, xf_a)
+
+
+def b_comes_first(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> bool:
+    """Whether the narrow phase takes B as the first shape of the pair.
+
+    When two reference faces are nearly as good, the first shape's face is kept. Taking the
+    first by a fixed order of the shapes (the larger one, then for equal shapes the lower
+    one: the floor under a box, the box under the next in a stack), not by the order of
+    the arguments, makes ``collide(b, a)`` the exact mirror of ``collide(a, b)``, and
+    keeps the choice steady while two different shapes move. Only the same shape in the
+    same pose ties, and then the two calls are the same call.
+    """
+    check_shape_pair(shape_a, xf_a, shape_b, xf_b)
+    return _b_first(shape_a, xf_a, shape_b, xf_b)
+
+
 def sat_axes(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> SatAxes:
     """Project both shapes on every axis the separating axis theorem needs.
 
@@ -383,18 +423,24 @@ def clipping_steps(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon,
                    xf_b: Transform) -> Clipping:
     """Run the SAT-and-clipping steps of the narrow phase one at a time, in world space.
 
-    It calls the same compiled pieces as :func:`polygon_contact` (which works in A's
-    frame instead), so a chapter can draw each step of the manifold it gets.
+    It calls the same compiled pieces as :func:`polygon_contact` (which works in the frame
+    of the pair's first shape instead) and keeps the same face on a near tie, so a chapter
+    can draw each step of the manifold it gets.
     """
-    check_shape_pair(polygon_a, xf_a, polygon_b, xf_b)
-    if not (isinstance(polygon_a, Polygon) and isinstance(polygon_b, Polygon)):
-        raise TypeError("clipping_steps needs two Polygons")
+    _check.instance(polygon_a, "polygon_a", Polygon, "a Polygon")
+    _check.instance(polygon_b, "polygon_b", Polygon, "a Polygon")
+    _check.instance(xf_a, "xf_a", Transform, "a Transform")
+    _check.instance(xf_b, "xf_b", Transform, "a Transform")
     vertices_a, normals_a = _world_polygon(polygon_a, xf_a)
     vertices_b, normals_b = _world_polygon(polygon_b, xf_b)
     separation_a, edge_a = max_separation(vertices_a, normals_a, vertices_b)
     separation_b, edge_b = max_separation(vertices_b, normals_b, vertices_a)
-    flip = bool(reference_is_b(separation_a, separation_b, _size(vertices_a),
-                               _size(vertices_b)))
+    size_a, size_b = _size(vertices_a), _size(vertices_b)
+    # The preferred face is the first shape's, in the order the narrow phase takes them.
+    if _b_first(polygon_a, xf_a, polygon_b, xf_b):
+        flip = not _reference_is_b(separation_b, separation_a, size_b, size_a)
+    else:
+        flip = bool(_reference_is_b(separation_a, separation_b, size_a, size_b))
     if flip:
         ref_vertices, ref_normals, ref_edge = vertices_b, normals_b, edge_b
         inc_vertices, inc_normals = vertices_a, normals_a

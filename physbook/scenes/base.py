@@ -24,6 +24,11 @@ DT = 1.0 / 60.0
 #: Bisection steps of :func:`per_body_value` (halves the bracket each time).
 _BISECTION_STEPS = 200
 
+#: The most bodies a scene function builds: twice the largest standard scene (the large
+#: pyramid's 5 050 boxes), so that a mistyped size fails at once instead of building for
+#: minutes.
+MAX_BODIES = 10_000
+
 
 @dataclass
 class Scene:
@@ -52,9 +57,36 @@ class Scene:
     bodies: dict[str, Body | list[Body]] = field(default_factory=dict)
     params: dict[str, object] = field(default_factory=dict)
 
+    def __post_init__(self):
+        _check.instance(self.name, "name", str, "a string")
+        _check.instance(self.world, "world", World, "a World")
+        self.steps = _check.non_negative_int(self.steps, "steps")
+        self.dt = _check.positive_scalar(self.dt, "dt")
+        _check.instance(self.bodies, "bodies", dict, "a dict of Body handles")
+        _check.instance(self.params, "params", dict, "a dict")
+
     def run(self, steps: int | None = None):
         """Step the world ``steps`` times (the scene's own count by default); a Recording."""
         return self.world.run(self.steps if steps is None else steps, self.dt)
+
+
+def scene_size(value, name: str, bodies=lambda size: size) -> int:
+    """``value`` as a positive size whose scene has ``bodies(size)`` ≤ :data:`MAX_BODIES`."""
+    size = _check.positive_int(value, name)
+    if bodies(size) > MAX_BODIES:
+        raise ValueError(f"{name} = {size} would build {bodies(size)} bodies; a scene holds "
+                         f"at most {MAX_BODIES}")
+    return size
+
+
+def _mixed(mix: Callable, value_a: float, value_b: float) -> float:
+    """``mix(value_a, value_b)``, checked: a mixing rule must return a finite number."""
+    try:
+        value = mix(value_a, value_b)
+    except Exception as error:  # noqa: BLE001 - the rule is the caller's code: name it
+        raise TypeError(f"mix must be a function of two numbers; mix({value_a}, {value_b}) "
+                        f"raised {type(error).__name__}: {error}") from error
+    return _check.finite_scalar(value, f"mix({value_a}, {value_b})")
 
 
 def per_body_value(pair_value: float, partner_value: float,
@@ -66,25 +98,37 @@ def per_body_value(pair_value: float, partner_value: float,
     """
     pair_value = _check.non_negative_scalar(pair_value, "pair_value")
     partner_value = _check.non_negative_scalar(partner_value, "partner_value")
+    if not callable(mix):
+        raise TypeError(f"mix must be a function of two numbers, got {type(mix).__name__}")
     low, high = 0.0, _check.positive_scalar(upper, "upper")
-    if not mix(partner_value, low) <= pair_value <= mix(partner_value, high):
-        raise ValueError(
-            f"no body value mixes with {partner_value} to the pair value {pair_value}")
-    if mix(partner_value, pair_value) == pair_value:
+    if not _mixed(mix, partner_value, low) <= pair_value <= _mixed(mix, partner_value, high):
+        raise ValueError(f"no body value x in [0, upper = {high}] gives mix(partner_value = "
+                         f"{partner_value}, x) = pair_value = {pair_value}")
+    if _mixed(mix, partner_value, pair_value) == pair_value:
         return pair_value  # an idempotent mix (min, max, mean, geometric mean) of equals
     for _ in range(_BISECTION_STEPS):
-        middle = 0.5 * (low + high)
-        if mix(partner_value, middle) < pair_value:
+        middle = 0.5 * low + 0.5 * high
+        if _mixed(mix, partner_value, middle) < pair_value:
             low = middle
         else:
             high = middle
-    return 0.5 * (low + high)
+    return 0.5 * low + 0.5 * high
+
+
+def body_value(pair_value: float, partner_value: float, mix: Callable[[float, float], float],
+               name: str) -> float:
+    """:func:`per_body_value` for a scene's argument ``name``, which its errors name."""
+    pair_value = _check.non_negative_scalar(pair_value, name)
+    try:
+        return per_body_value(pair_value, partner_value, mix, upper=max(1.0e3, pair_value))
+    except ValueError as error:
+        raise ValueError(f"{name} = {pair_value} cannot be given to bodies: {error}") from None
 
 
 def uniform_material(friction: float, restitution: float, density: float = 1.0) -> Material:
     """A material that gives every pair of bodies made of it these pair values."""
-    body_friction = per_body_value(friction, friction, mix_friction)
-    body_restitution = per_body_value(restitution, restitution, mix_restitution)
+    body_friction = body_value(friction, friction, mix_friction, "friction")
+    body_restitution = body_value(restitution, restitution, mix_restitution, "restitution")
     return Material(density=density, restitution=body_restitution, friction=body_friction)
 
 

@@ -12,10 +12,50 @@ import numpy as np
 
 from physbook import _check
 
+#: The most bounces :func:`bounce_apexes` predicts: with e ≤ 0.99 the apex is the radius
+#: itself, to double precision, long before.
+MAX_BOUNCES = 100_000
+
+
+def _series(value, name: str, columns: int | None = None) -> np.ndarray:
+    """A finite array of one row per body (or sample): shape (N,), or (N, columns)."""
+    array = _check.finite_array(value, name)
+    shape = "(N,)" if columns is None else f"(N, {columns})"
+    if array.ndim != (1 if columns is None else 2) or (columns and array.shape[1] != columns):
+        raise ValueError(f"{name} must have shape {shape}, got {array.shape}")
+    return array
+
+
+def _same_length(arrays: dict[str, np.ndarray]) -> int:
+    """The common, non-zero length of the named arrays."""
+    lengths = {name: len(array) for name, array in arrays.items()}
+    if len(set(lengths.values())) != 1 or 0 in lengths.values():
+        raise ValueError(f"{', '.join(lengths)} must hold the same bodies, at least one, got "
+                         f"lengths {list(lengths.values())}")
+    return next(iter(lengths.values()))
+
+
+def _index(value, name: str, count: int) -> int:
+    """An index into ``count`` bodies, negative ones counting from the end."""
+    return _check.integer(value, name, -count, count - 1)
+
 
 def bounce_apexes(height: float, radius: float, restitution: float, count: int = 4):
-    """Analytic apex heights of the centre after bounce 1..count: r + (h0 − r)·e^(2n) (m)."""
-    n = np.arange(1, _check.positive_int(count, "count") + 1)
+    """Analytic apex heights of the centre after bounce 1..count: r + (h0 − r)·e^(2n) (m).
+
+    ``height`` is the centre's release height h0 (m, at least the radius r: the ball starts
+    on or above the floor) and ``restitution`` e is in [0, 1].
+    """
+    height = _check.finite_scalar(height, "height")
+    radius = _check.positive_scalar(radius, "radius")
+    restitution = _check.non_negative_scalar(restitution, "restitution")
+    if restitution > 1.0:
+        raise ValueError(f"restitution must be in [0, 1] (no bounce adds energy), got "
+                         f"{restitution}")
+    if height < radius:
+        raise ValueError(f"height must be at least the radius (the ball starts on or above "
+                         f"the floor), got {height} < {radius}")
+    n = np.arange(1, _check.positive_int(count, "count", MAX_BOUNCES) + 1)
     return radius + (height - radius) * restitution ** (2 * n)
 
 
@@ -25,7 +65,7 @@ def apex_heights(heights, count: int = 4) -> np.ndarray:
     An apex is a sample higher than the one before it and not lower than the one after;
     the start (a release from rest) is not one. Fewer are returned if the series has fewer.
     """
-    heights = _check.finite_array(heights, "heights")
+    heights = _series(heights, "heights")
     count = _check.positive_int(count, "count")
     inner = heights[1:-1]
     peaks = np.nonzero((inner > heights[:-2]) & (inner >= heights[2:]))[0] + 1
@@ -55,11 +95,19 @@ def ramp_motion(distances, dt: float, slide_threshold: float = 0.1):
         raise ValueError(f"distances must have shape (F, B) with F >= 3 frames to fit a "
                          f"parabola, got shape {distances.shape}")
     dt = _check.positive_scalar(dt, "dt")
-    times = dt * np.arange(len(distances))
-    moved = distances[0] - distances.min(axis=0)
-    design = np.column_stack([np.ones_like(times), times, -0.5 * times**2])
+    slide_threshold = _check.non_negative_scalar(slide_threshold, "slide_threshold")
+    with np.errstate(over="ignore"):  # an overflow is reported below
+        moved = distances[0] - distances.min(axis=0)
+    _finite_result(moved, "distance moved")
+    # The fit runs in frames k = t/dt, where every number is of the size of the data
+    # whatever dt is; the acceleration per frame² is divided by dt² after.
+    frames = np.arange(len(distances), dtype=float)
+    design = np.column_stack([np.ones_like(frames), frames, -0.5 * frames**2])
     coefficients, *_ = np.linalg.lstsq(design, distances, rcond=None)
-    return moved > slide_threshold, coefficients[2]
+    with np.errstate(over="ignore"):
+        accelerations = coefficients[2] / dt / dt
+    _finite_result(accelerations, "acceleration (fitted per frame², divided by dt²)")
+    return moved > slide_threshold, accelerations
 
 
 def ramp_accelerations(angle: float, frictions, gravity: float = 10.0) -> np.ndarray:
@@ -68,10 +116,23 @@ def ramp_accelerations(angle: float, frictions, gravity: float = 10.0) -> np.nda
     ``angle`` is the slope (rad), ``frictions`` the pair coefficients μ, ``gravity`` g (m/s²).
     """
     angle = _check.finite_scalar(angle, "angle")
+    if not 0.0 <= angle < 0.5 * math.pi:
+        raise ValueError(f"angle must be in [0, π/2), got {angle}")
     frictions = _check.finite_array(frictions, "frictions")
+    if np.any(frictions < 0.0):
+        raise ValueError("frictions must be non-negative")
     gravity = _check.positive_scalar(gravity, "gravity")
     slide = gravity * (math.sin(angle) - frictions * math.cos(angle))
     return np.where(frictions < math.tan(angle), slide, 0.0)
+
+
+
+
+def _finite_result(values, what: str) -> None:
+    """Raise FloatingPointError if a measure of finite states overflowed: states that far
+    apart (1e308 m) are a simulation gone wrong, not a measure to report."""
+    if not np.all(np.isfinite(values)):
+        raise FloatingPointError(f"the {what} overflows the float range (±1.8e308)")
 
 
 def _wrap_quarter_turn(angles: np.ndarray) -> np.ndarray:
@@ -86,10 +147,14 @@ def pyramid_quality(start_centers, end_centers, end_angles, top: int = -1) -> di
     ``largest_displacement``, ``largest_slide`` (|Δx|, m), ``largest_tilt`` (rad, modulo a
     quarter turn) and ``standing``: no box slid over 0.5 m or tilted over 0.2 rad.
     """
-    start = _check.finite_array(start_centers, "start_centers")
-    end = _check.finite_array(end_centers, "end_centers")
-    angles = _check.finite_array(end_angles, "end_angles")
-    displacement = np.hypot(*(end - start).T)
+    start = _series(start_centers, "start_centers", 2)
+    end = _series(end_centers, "end_centers", 2)
+    angles = _series(end_angles, "end_angles")
+    count = _same_length({"start_centers": start, "end_centers": end, "end_angles": angles})
+    top = _index(top, "top", count)
+    with np.errstate(over="ignore"):  # a displacement beyond 1.8e308 m is reported below
+        displacement = np.hypot(*(end - start).T)
+    _finite_result(displacement, "displacement")
     slide = np.abs(end[:, 0] - start[:, 0])
     tilt = np.abs(_wrap_quarter_turn(angles))
     return {
@@ -105,12 +170,14 @@ def container_quality(centers, radius: float, half_width: float = 20.0) -> dict:
     """How well a container held its circles: ``escaped`` (centres outside the inner box
     |x| ≤ half_width, y ≥ 0), ``deepest_penetration`` into the floor (m, 0 if none) and
     ``pile_height`` (top of the highest circle inside, m)."""
-    centers = _check.finite_array(centers, "centers")
+    centers = _series(centers, "centers", 2)
     radius = _check.positive_scalar(radius, "radius")
+    half_width = _check.positive_scalar(half_width, "half_width")
     inside = (np.abs(centers[:, 0]) <= half_width) & (centers[:, 1] >= 0.0)
     held = centers[inside]
     deepest = float(max(0.0, radius - held[:, 1].min())) if len(held) else 0.0
     pile = float(held[:, 1].max() + radius) if len(held) else 0.0
+    _finite_result(pile, "pile height")
     return {"escaped": int(np.count_nonzero(~inside)), "deepest_penetration": deepest,
             "pile_height": pile}
 
@@ -124,13 +191,20 @@ def structure_quality(start_centers, end_centers, start_angles, end_angles, *, t
     ``standing``: no piece moved more than ``max_displacement`` or turned more than
     ``max_turn``.
     """
-    start = _check.finite_array(start_centers, "start_centers")
-    end = _check.finite_array(end_centers, "end_centers")
-    turns = (_check.finite_array(end_angles, "end_angles")
-             - _check.finite_array(start_angles, "start_angles"))
+    start = _series(start_centers, "start_centers", 2)
+    end = _series(end_centers, "end_centers", 2)
+    start_angles = _series(start_angles, "start_angles")
+    end_angles = _series(end_angles, "end_angles")
+    count = _same_length({"start_centers": start, "end_centers": end,
+                          "start_angles": start_angles, "end_angles": end_angles})
+    top = _index(top, "top", count)
     max_displacement = _check.positive_scalar(max_displacement, "max_displacement")
     max_turn = _check.positive_scalar(max_turn, "max_turn")
-    displacement = np.hypot(*(end - start).T)
+    with np.errstate(over="ignore"):  # a change beyond 1.8e308 is reported below
+        displacement = np.hypot(*(end - start).T)
+        turns = end_angles - start_angles
+    _finite_result(displacement, "displacement")
+    _finite_result(turns, "change of angle")
     turn = np.abs((turns + np.pi) % (2.0 * np.pi) - np.pi)
     return {
         "top_displacement": float(displacement[top]),
@@ -157,5 +231,8 @@ def recovery_quality(deepest, fastest, dt: float, tolerance: float = 0.01) -> di
     dt = _check.positive_scalar(dt, "dt")
     tolerance = _check.non_negative_scalar(tolerance, "tolerance")
     apart = np.flatnonzero(deepest <= tolerance)
-    return {"separated_after": float((apart[0] + 1) * dt) if len(apart) else None,
-            "fastest": float(fastest.max())}
+    separated_after = None
+    if len(apart):
+        separated_after = float(int(apart[0] + 1) * dt)
+        _finite_result(separated_after, "time (steps × dt)")
+    return {"separated_after": separated_after, "fastest": float(fastest.max())}

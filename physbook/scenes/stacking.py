@@ -15,7 +15,7 @@ import numpy as np
 
 from physbook import _check
 from physbook.geometry.shapes import Polygon
-from physbook.scenes.base import Scene, new_world, static_box, uniform_material
+from physbook.scenes.base import Scene, new_world, scene_size, static_box, uniform_material
 from physbook.scenes.standard import pyramid
 from physbook.world import World
 
@@ -28,7 +28,7 @@ def vertical_stack(count: int = 10, world: World | None = None, *,
     restitution; 600 steps. Judge it with :func:`~physbook.scenes.quality.structure_quality`.
     """
     world = new_world(world)
-    count = _check.positive_int(count, "count")
+    count = scene_size(count, "count")
     friction = _check.non_negative_scalar(friction, "friction")
     material = uniform_material(friction=friction, restitution=0.0)
     ground = static_box(world, 20.0, 0.5, (0.0, -0.5), material)
@@ -56,7 +56,7 @@ def card_house(levels: int = 5, world: World | None = None) -> Scene:
     :func:`~physbook.scenes.quality.structure_quality`.
     """
     world = new_world(world)
-    levels = _check.positive_int(levels, "levels")
+    levels = scene_size(levels, "levels", lambda size: 3 * size * (size + 1) // 2 - size)
     material = uniform_material(friction=0.7, restitution=0.0)
     ground = static_box(world, 40.0, 2.0, (0.0, -2.0), material)
     half_height, lean, step = 0.2, math.radians(25.0), 0.175
@@ -135,6 +135,10 @@ def high_mass_ratio(world: World | None = None, *,
     :func:`~physbook.scenes.quality.structure_quality`.
     """
     world = new_world(world)
+    densities = _check.finite_array(densities, "densities")
+    if densities.ndim != 1 or not 1 <= len(densities) <= 3:
+        raise ValueError(f"densities must hold 1 to 3 values, one per pyramid (the ground "
+                         f"holds three), got shape {densities.shape}")
     densities = [_check.positive_scalar(d, f"densities[{i}]") for i, d in enumerate(densities)]
     light = uniform_material(friction=0.6, restitution=0.0)
     ground = static_box(world, 50.0, 1.0, (0.0, -1.0), light)
@@ -167,7 +171,7 @@ def overlap_recovery(base: int = 4, world: World | None = None, *,
     :func:`~physbook.scenes.quality.recovery_quality`.
     """
     world = new_world(world)
-    base = _check.positive_int(base, "base")
+    base = scene_size(base, "base", lambda size: size * (size + 1) // 2)
     overlap = _check.non_negative_scalar(overlap, "overlap")
     if overlap >= 0.5:
         raise ValueError(f"overlap must be below 0.5 (half a box), got {overlap}")
@@ -194,7 +198,7 @@ def box_cluster(count: int = 100, world: World | None = None) -> Scene:
     :func:`~physbook.scenes.quality.recovery_quality`.
     """
     world = new_world(world)
-    count = _check.positive_int(count, "count")
+    count = scene_size(count, "count")
     material = uniform_material(friction=0.6, restitution=0.0)
     ground = static_box(world, 40.0, 0.5, (0.0, -0.5), material)
     box = Polygon.box(0.5, 0.5)

@@ -15,7 +15,14 @@ from physbook import _check
 from physbook.dynamics.body import Body
 from physbook.dynamics.materials import Material, mix_friction
 from physbook.geometry.shapes import Circle, Polygon
-from physbook.scenes.base import Scene, new_world, per_body_value, static_box, uniform_material
+from physbook.scenes.base import (
+    Scene,
+    body_value,
+    new_world,
+    scene_size,
+    static_box,
+    uniform_material,
+)
 from physbook.world import World
 
 
@@ -58,11 +65,12 @@ def ramp(world: World | None = None, *, angle: float = 0.25,
     angle = _check.finite_scalar(angle, "angle")
     if not 0.0 <= angle < 0.5 * math.pi:
         raise ValueError(f"angle must be in [0, π/2), got {angle}")
+    frictions = _check.finite_array(frictions, "frictions")
+    if frictions.ndim != 1 or not 1 <= len(frictions) <= 9:
+        raise ValueError(f"frictions must hold 1 to 9 values (the ramp's length), got "
+                         f"shape {frictions.shape}")
     frictions = [_check.non_negative_scalar(mu, f"frictions[{i}]")
                  for i, mu in enumerate(frictions)]
-    if not 1 <= len(frictions) <= 9:
-        raise ValueError(f"frictions must hold 1 to 9 values (the ramp's length), "
-                         f"got {len(frictions)}")
     along = np.array([math.cos(angle), math.sin(angle)])  # up the slope
     normal = np.array([-math.sin(angle), math.cos(angle)])  # out of the ramp's top face
     ramp_friction = 1.0
@@ -71,7 +79,8 @@ def ramp(world: World | None = None, *, angle: float = 0.25,
     boxes = []
     distances = []
     for i, pair_friction in enumerate(frictions):
-        box_friction = per_body_value(pair_friction, ramp_friction, mix_friction)
+        box_friction = body_value(pair_friction, ramp_friction, mix_friction,
+                                  f"frictions[{i}]")
         distance = 3.0 * (len(frictions) - i) + 1.0
         distances.append(distance)
         center = distance * along + 0.5 * normal
@@ -90,7 +99,7 @@ def pyramid(base: int = 20, world: World | None = None) -> Scene:
     a static ground box 80 × 1 whose top is y = 0; pair friction 0.6, restitution 0.
     """
     world = new_world(world)
-    base = _check.positive_int(base, "base")
+    base = scene_size(base, "base", lambda size: size * (size + 1) // 2)
     material = uniform_material(friction=0.6, restitution=0.0)
     ground = static_box(world, max(40.0, 0.5 * base + 10.0), 0.5, (0.0, -0.5), material)
     box = Polygon.box(0.5, 0.5)
@@ -117,7 +126,7 @@ def rain_positions(n: int) -> np.ndarray:
 
     Row i (0 the lowest) is shifted by −0.225 m when i is even and +0.225 m when odd.
     """
-    n = _check.positive_int(n, "n")
+    n = scene_size(n, "n")
     k = np.arange(n)
     row, column = k // 40, k % 40
     x = (column - 19.5) * 0.9 + np.where(row % 2 == 1, 0.225, -0.225)
