@@ -367,9 +367,17 @@ GOOD = dict(method="rk4", x0=[1.0], v0=[0.0], acceleration=spring, dt=0.1, steps
         (dict(acceleration=3.0), TypeError, "acceleration"),
         (dict(acceleration=lambda x, v, t: -10.0), ValueError, "shaped like x"),
         (dict(acceleration=lambda x, v, t: np.zeros(2)), ValueError, "shaped like x"),
-        (dict(acceleration=lambda x, v, t: [np.nan]), ValueError, "non-finite"),
+        (dict(acceleration=lambda x, v, t: [np.nan]), FloatingPointError,
+         r"acceleration\(x, v, t\) returned a non-finite value at t=0 for a finite state"),
+        (dict(acceleration=lambda x, v, t: [10**400]), FloatingPointError, "acceleration"),
         (dict(acceleration=lambda x, v, t: ["up"]), TypeError, "numeric"),
-        (dict(acceleration=lambda x, v, t: None), ValueError, "shaped like x"),
+        (dict(acceleration=lambda x, v, t: None), TypeError, r"acceleration\(x, v, t\)"),
+        (dict(acceleration=lambda x, v, t: 1j * x), TypeError,
+         r"acceleration\(x, v, t\) must be numeric.*complex"),
+        (dict(acceleration=lambda x, v, t: x > 0), TypeError, r"acceleration\(x, v, t\)"),
+        (dict(steps=10**400), ValueError, "steps"),
+        (dict(t0=10**400), ValueError, "t0"),
+        (dict(x0=[10**400]), ValueError, "x0"),
     ],
 )
 def test_simulate_rejects_bad_input(change, error, words):
@@ -382,12 +390,15 @@ def test_acceleration_turning_non_finite_mid_run_is_reported(method):
     def blows_up(x, v, t):
         return np.full_like(x, np.inf if t > 0.25 else 1.0)
 
-    with pytest.raises(ValueError, match="non-finite value at t="):
+    with pytest.raises(FloatingPointError, match="non-finite value at t=0.3"):
         simulate(method, [0.0], [0.0], blows_up, 0.1, 10)
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered")
 def test_explicit_euler_overflow_is_an_error_not_a_nan():
-    with np.errstate(over="ignore"), pytest.raises(ValueError, match="finite"):
+    # The spring force −1e6·x itself overflows first, at a finite x.
+    with pytest.raises(FloatingPointError, match=r"explicit_euler_step from t=\d+ with dt=1: "
+                                                 r"acceleration\(x, v, t\) returned a non-finite"):
         simulate("explicit_euler", [1.0], [0.0], lambda x, v, t: -1e6 * x, 1.0, 200)
 
 
@@ -416,3 +427,106 @@ def test_position_verlet_functions_reject_bad_input():
         position_verlet_step([0.0], [np.nan], spring, 0.0, 0.1)
     with pytest.raises(ValueError, match="x0 must be finite"):
         position_verlet_start([np.nan], [0.0], spring, 0.0, 0.1)
+
+
+# --- the float range -----------------------------------------------------------------------
+# Finite input whose next state leaves the float range raises FloatingPointError naming the
+# step and the quantity, never an inf that the next step would blame on its input.
+
+HUGE = 1.7e308
+
+
+def zero(x, v, t):
+    return 0.0 * x
+
+
+overflow = pytest.mark.filterwarnings("ignore:overflow encountered", "ignore:invalid value")
+
+
+@overflow
+@pytest.mark.parametrize(
+    ("step", "words"),
+    [
+        (explicit_euler_step, r"explicit_euler_step from t=0 with dt=1: the new position"),
+        (symplectic_euler_step, r"symplectic_euler_step from t=0 with dt=1: the new position"),
+        (velocity_verlet_step, r"velocity_verlet_step from t=0 with dt=1: the new position"),
+        (rk4_step, r"rk4_step from t=0 with dt=1: "),
+        (position_verlet_start, r"position_verlet_start from t=0 with dt=1: the position"),
+    ],
+)
+def test_a_step_whose_position_overflows_raises_naming_the_step(step, words):
+    x, v = ([HUGE], [-HUGE]) if step is position_verlet_start else ([HUGE], [HUGE])
+    with pytest.raises(FloatingPointError, match=words):
+        step(x, v, zero, 0.0, 1.0)
+
+
+@overflow
+def test_position_verlet_overflow_raises_and_its_doubling_does_not_overflow():
+    with pytest.raises(FloatingPointError, match=r"position_verlet_step .*: the new position"):
+        position_verlet_step([HUGE], [-HUGE], zero, 0.0, 1.0)
+    # 2·x alone would be 3.4e308; the new position, 2·x − x_previous, is x itself.
+    np.testing.assert_array_equal(position_verlet_step([HUGE], [HUGE], zero, 0.0, 1.0), [HUGE])
+
+
+@overflow
+def test_overflow_in_a_trial_state_is_reported_as_such():
+    # The midpoint position x + v·dt/2 = 5e309 is beyond range before the end state is.
+    with pytest.raises(FloatingPointError,
+                       match=r"rk4_step from t=0 with dt=1e\+10: the trial state"):
+        rk4_step([0.0], [1e300], lambda x, v, t: -x, 0.0, 1e10)
+
+
+@overflow
+@pytest.mark.parametrize("step", [velocity_verlet_step, rk4_step])
+def test_an_end_time_beyond_the_float_range_raises(step):
+    with pytest.raises(FloatingPointError, match=r"the end time t \+ dt"):
+        step([0.0], [0.0], zero, 1e308, 1e308)
+
+
+@overflow
+def test_simulate_names_the_overflow_not_its_own_input():
+    with pytest.raises(FloatingPointError, match="explicit_euler_step .*: the new position"):
+        simulate("explicit_euler", [1e308], [1e308], zero, 1.0, 3)
+    with pytest.raises(FloatingPointError, match=r"the end time t0 \+ steps·dt"):
+        simulate("symplectic_euler", [0.0], [1.0], zero, 1e308, 3, t0=1e308)
+    # Position Verlet's recorded velocity passes 1.8e308 while its positions, ~1e307, fit.
+    with pytest.raises(FloatingPointError, match="central-difference velocity"):
+        simulate("position_verlet", [0.0], [HUGE], lambda x, v, t: np.full_like(x, 1e308),
+                 0.01, 20)
+
+
+@pytest.mark.parametrize("step", [explicit_euler_step, symplectic_euler_step,
+                                  velocity_verlet_step, rk4_step, position_verlet_start,
+                                  position_verlet_step])
+def test_every_step_checks_what_the_acceleration_returns(step):
+    for returned, error, words in [
+        (lambda x: 1j * x, TypeError, "complex"),
+        (lambda x: None, TypeError, "NoneType"),
+        (lambda x: np.full_like(x, np.nan), FloatingPointError, "non-finite value"),
+        (lambda x: [10**400], FloatingPointError, "non-finite value"),
+        (lambda x: np.zeros(3), ValueError, "shaped like x"),
+    ]:
+        with pytest.raises(error, match=r"acceleration\(x, v, t\).*" + words):
+            step([1.0], [0.5], lambda x, v, t, returned=returned: returned(x), 0.0, 0.1)
+
+
+def test_errors_raised_by_the_acceleration_itself_are_passed_on():
+    def broken(x, v, t):
+        raise KeyError("the user's own bug")
+
+    with pytest.raises(KeyError, match="own bug"):
+        rk4_step([1.0], [0.0], broken, 0.0, 0.1)
+
+
+def test_position_verlet_start_names_t0():
+    with pytest.raises(ValueError, match="t0 must be finite"):
+        position_verlet_start([0.0], [0.0], spring, np.inf, 0.1)
+
+
+def test_a_recording_too_large_to_allocate_is_a_value_error_naming_steps(monkeypatch):
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 7.3 TiB")
+
+    monkeypatch.setattr(integrate.np, "empty", out_of_memory)
+    with pytest.raises(ValueError, match=r"steps = 1000000000: recording 1000000001 states"):
+        simulate("rk4", np.zeros(1000), np.zeros(1000), zero, 0.1, 10**9)

@@ -40,6 +40,14 @@ def test_presets_follow_the_seed_table():
     assert by_restitution[0] == "metal" and by_restitution[-1] == "super_ball"
 
 
+def test_presets_are_read_only():
+    with pytest.raises(TypeError):
+        pb.MATERIALS["wood"] = "x"
+    with pytest.raises(TypeError):
+        del pb.MATERIALS["wood"]
+    assert pb.Material.preset("wood") == pb.Material(0.3, 0.2, 0.4)
+
+
 def test_preset_rejects_unknown_names():
     with pytest.raises(ValueError, match="name"):
         pb.Material.preset("cheese")
@@ -66,6 +74,12 @@ def test_default_material():
         ({"friction": -0.5}, ValueError, "friction"),
         ({"friction": math.nan}, ValueError, "friction"),
         ({"friction": None}, TypeError, "friction"),
+        ({"density": 10**400}, ValueError, "density"),
+        ({"density": -math.inf}, ValueError, "density"),
+        ({"restitution": 1j}, TypeError, "restitution"),
+        ({"friction": -1e-320}, ValueError, "friction"),
+        ({"friction": True}, TypeError, "friction"),
+        ({"density": np.array([1.0, 2.0])}, TypeError, "density"),
     ],
 )
 def test_material_rejects_bad_values(kwargs, error, name):
@@ -122,6 +136,34 @@ def test_mixing_rules_reject_bad_coefficients(bad):
             mix(bad, 0.5)
 
 
+def test_mixing_never_overflows_or_underflows_a_mean_that_fits():
+    # a·b leaves the float range in each of these; the geometric mean, between a and b, fits.
+    for a, b, mean in [(1e300, 1e300, 1e300), (1e-300, 1e-300, 1e-300), (1e300, 1e-300, 1.0),
+                       (1.7e308, 1.7e308, 1.7e308), (4e-320, 1e-320, 2e-320)]:
+        assert pb.mix_friction(a, b) == pytest.approx(mean, rel=1e-15 if mean > 1e-300 else 1e-3)
+    np.testing.assert_allclose(pb.mix_friction([1e200, 0.25], [1e200, 1.0]), [1e200, 0.5],
+                               rtol=1e-15)
+
+
+def test_mixing_is_the_plain_square_root_wherever_the_product_is_a_float():
+    rng = np.random.default_rng(3)
+    a, b = 10.0 ** rng.uniform(-150, 150, 10_000), 10.0 ** rng.uniform(-150, 150, 10_000)
+    np.testing.assert_array_equal(pb.mix_friction(a, b), np.sqrt(a * b))
+
+
+@pytest.mark.parametrize("a", [0.3, 0.5, 0.7, 2.0, 1e-100, 1e100, 1e-300, 1.7e308, 5e-324])
+def test_equal_frictions_mix_to_themselves_exactly(a):
+    assert pb.mix_friction(a, a) == a
+
+
+def test_mixing_names_arrays_that_do_not_broadcast():
+    for mix in (pb.mix_friction, pb.mix_restitution):
+        with pytest.raises(ValueError, match=r"a and b .* broadcast.*\(3,\) and \(2,\)"):
+            mix([0.1, 0.2, 0.3], [0.1, 0.2])
+        with pytest.raises(ValueError, match="^a must be finite"):
+            mix(10**400, 0.5)
+
+
 # --- the material table of a world ---------------------------------------------------------
 
 PRESETS = list(pb.MATERIALS.values())
@@ -154,6 +196,18 @@ def test_a_repeated_material_gets_its_old_row_and_changes_nothing():
     np.testing.assert_array_equal(table.friction, friction)
     with pytest.raises(TypeError, match="material"):
         table.row("wood")
+
+
+def test_material_table_rows_are_checked():
+    table = MaterialTable()
+    table.row(pb.DEFAULT_MATERIAL)
+    assert table[0] is pb.DEFAULT_MATERIAL
+    with pytest.raises(IndexError, match="row must be below 1"):
+        table[1]
+    with pytest.raises(ValueError, match="row must be at least 0"):
+        table[-1]
+    with pytest.raises(TypeError, match="row must be an integer"):
+        table["wood"]
 
 
 def test_contact_rows_get_the_mixed_values_of_their_bodies_materials():

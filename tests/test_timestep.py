@@ -81,6 +81,11 @@ def test_settings_are_read_only():
     with pytest.raises(AttributeError):
         clock.max_frame_time = 0.0
     assert (clock.dt, clock.max_frame_time) == (0.01, 0.1)
+    clock.advance(0.5)
+    for counter in ("steps_taken", "dropped_time"):
+        with pytest.raises(AttributeError):
+            setattr(clock, counter, "x")
+    assert (clock.steps_taken, clock.dropped_time) == (10, pytest.approx(0.4))
     assert "dt=0.01" in repr(clock)
 
 
@@ -214,6 +219,12 @@ def test_physics_is_identical_at_any_frame_rate():
         (1 / 60, np.inf, ValueError, "max_frame_time"),
         (1 / 60, -1.0, ValueError, "max_frame_time"),
         (1 / 60, None, TypeError, "max_frame_time"),
+        (1 / 60, 10**400, ValueError, "max_frame_time"),
+        # A frame could ask for more steps than any loop should run, or than a float holds.
+        (5e-324, 1e308, ValueError, r"max_frame_time / dt must be below 9007199254740992"),
+        (1e-17, 0.25, ValueError, r"max_frame_time / dt must be below 9007199254740992"),
+        # The accumulator, up to dt + max_frame_time, would overflow.
+        (1.5e308, 1.7e308, ValueError, r"max_frame_time \+ dt must be within the float range"),
     ],
 )
 def test_fixed_timestep_rejects_bad_settings(dt, max_frame_time, error, words):
@@ -260,5 +271,41 @@ def test_step_schedule_matches_the_clock_and_rejects_bad_input():
         step_schedule([[0.1]], 1 / 60)
     with pytest.raises(ValueError, match="frame_times"):
         step_schedule([0.1, np.nan], 1 / 60)
-    with pytest.raises(ValueError, match="frame_time"):
+    with pytest.raises(ValueError, match="frame_times must be non-negative"):
         step_schedule([0.1, -0.1], 1 / 60)
+    with pytest.raises(FloatingPointError, match=r"frame_times\[1\]: .*dropped_time"):
+        step_schedule([1.7e308, 1.7e308], 1.0, 10.0)
+
+
+def test_the_largest_clocks_count_exactly():
+    # The most steps per frame a clock may ask for, and frames near the float limit.
+    clock = FixedTimestep(1.0, max_frame_time=2.0**53 - 1)
+    assert clock.advance(1e308) == 2**53 - 1
+    assert clock.dropped_time == 1e308 - (2**53 - 1)
+    # 1.7e308 / 1e300 is 1.7e8 less a rounding error; the shortfall waits in the accumulator.
+    clock = FixedTimestep(1e300, 1.7e308)
+    assert clock.advance(1.7e308) in (169_999_999, 170_000_000)
+    assert 0.0 <= clock.accumulator < clock.dt
+    assert clock.steps_taken * clock.dt + clock.accumulator == pytest.approx(1.7e308, rel=1e-15)
+
+
+def test_dropped_time_overflow_raises_and_leaves_the_clock_unchanged():
+    clock = FixedTimestep(1.0, 10.0)
+    clock.advance(1.7e308)
+    state = (clock.steps_taken, clock.dropped_time, clock.accumulator)
+    with pytest.raises(FloatingPointError, match=r"frame_time = 1.7e\+308 s: the total dropped"):
+        clock.advance(1.7e308)
+    assert (clock.steps_taken, clock.dropped_time, clock.accumulator) == state
+
+
+@settings(max_examples=200)
+@given(alpha=st.floats(0.0, 1.0),
+       previous=st.sampled_from([1.7976931348623157e308, -1.7976931348623157e308, 0.0, 1e308]),
+       current=st.sampled_from([1.7976931348623157e308, -1.7976931348623157e308, 0.0]))
+def test_interpolate_stays_between_its_states_at_the_edge_of_the_float_range(
+        alpha, previous, current):
+    blended = interpolate(previous, current, alpha)
+    assert math.isfinite(blended)
+    low, high = min(previous, current), max(previous, current)
+    # Between the two states, up to rounding.
+    assert abs(blended - min(max(blended, low), high)) <= 1e-15 * max(abs(low), abs(high))

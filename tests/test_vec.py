@@ -414,13 +414,79 @@ def test_wrong_types_and_shapes_raise():
         vec.Line((1.0, 0.0), 0.0).side([0.0, 0.0], tolerance=-1.0)
 
 
-@pytest.mark.filterwarnings("ignore:overflow encountered")
-def test_degenerate_lines_and_segments_raise():
+def test_degenerate_lines_raise():
     with pytest.raises(ValueError, match="non-zero"):
         vec.Line((0.0, 0.0), 1.0)
+    with pytest.raises(ValueError, match="non-zero"):
+        vec.Line((1e-13, 0.0), 1.0)
     with pytest.raises(ValueError, match="distinct"):
         vec.Line.through((1.0, 1.0), (1.0, 1.0))
-    with pytest.raises(ValueError, match="finite"):
-        vec.Line((1.5e308, 1.5e308), 0.0)
-    with pytest.raises(ValueError, match="too long"):
-        vec.closest_point_on_segment([0.0, 0.0], (-1e200, 0.0), (1e200, 0.0))
+
+
+# --- results at the edge of the float range ----------------------------------------------
+# Inputs are finite; a result beyond ±1.8e308 raises FloatingPointError naming it, and a
+# result that fits is computed without an intermediate that does not.
+
+HUGE = 1.7e308
+overflow = pytest.mark.filterwarnings("ignore:overflow encountered", "ignore:invalid value")
+
+
+@overflow
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: vec.dot([1e200, 0.0], [1e200, 0.0]), r"dot\(a, b\)"),
+        (lambda: vec.dot([1e200, 1e200], [1e200, -1e200]), r"dot\(a, b\)"),  # inf − inf
+        (lambda: vec.cross([1e200, 0.0], [0.0, 1e200]), r"cross\(a, b\)"),
+        (lambda: vec.cross_scalar_vector(1e200, [1e200, 0.0]), r"s × v"),
+        (lambda: vec.cross_vector_scalar(np.full((3, 2), 1e200), 1e200), r"v × s"),
+        (lambda: vec.length([HUGE, HUGE]), r"length\(v\)"),
+        (lambda: vec.rotate([HUGE, HUGE], math.pi / 4), r"rotate\(v, angle\)"),
+        (lambda: pb.Transform((HUGE, 0.0)).to_world([HUGE, 0.0]), "to_world"),
+        (lambda: pb.Transform((-HUGE, 0.0)).to_local([HUGE, 0.0]), "to_local"),
+        (lambda: pb.Transform((0, 0), math.pi / 4).rotate_to_world([HUGE, HUGE]),
+         "rotate_to_world"),
+        (lambda: pb.Transform((0, 0), math.pi / 4).rotate_to_local([HUGE, -HUGE]),
+         "rotate_to_local"),
+        (lambda: pb.Transform((HUGE, HUGE), math.pi / 4).inverse(), "inverse"),
+        (lambda: pb.Transform((HUGE, 0.0)) @ pb.Transform((HUGE, 0.0)), "composed position"),
+        (lambda: pb.Transform(angle=1e308) @ pb.Transform(angle=1e308), "composed angle"),
+        (lambda: vec.Line((1e-12, 0.0), 1e300), r"offset / \|normal\|"),
+        (lambda: vec.Line.through((HUGE, HUGE), (HUGE - 1e300, HUGE + 1e300)),
+         r"Line.through\(a, b\)"),
+        (lambda: vec.Line((1.0, 1.0), 0.0).signed_distance([HUGE, HUGE]), "signed_distance"),
+        (lambda: vec.Line((1.0, 1.0), -1e308).side([HUGE, HUGE]), "signed_distance"),
+        # The distance, −0.7e308, fits; the foot of the perpendicular, x = 2.2e308, does not.
+        (lambda: vec.Line((1.0, 1.0), 1e308).project([HUGE, -HUGE]), "project"),
+    ],
+)
+def test_results_beyond_the_float_range_raise_naming_what_overflowed(call, words):
+    with pytest.raises(FloatingPointError, match=words):
+        call()
+
+
+def test_lines_with_huge_normals_or_far_points_are_still_lines():
+    # |normal| = 2.1e308 overflows; the line itself is ordinary.
+    line = vec.Line((1.5e308, 1.5e308), 1e300)
+    np.testing.assert_allclose(line.normal, [0.5**0.5, 0.5**0.5], rtol=1e-15)
+    assert line.offset == pytest.approx(1e300 / 1.5e308 / math.sqrt(2.0), rel=1e-15)
+    # b − a = 2e308 overflows; the line through them is y = 1 + x / 1e308.
+    a, b = np.array([-1e308, 0.0]), np.array([1e308, 2.0])
+    line = vec.Line.through(a, b)
+    np.testing.assert_allclose(line.normal, [1e-308, -1.0], rtol=1e-15)
+    np.testing.assert_allclose(line.signed_distance(np.array([a, b, [0.0, 1.0]])), 0.0,
+                               atol=1e-15)
+
+
+def test_closest_point_on_segments_longer_than_the_float_range():
+    # d·d = 4e400 overflows; the foot of the perpendicular is the origin.
+    np.testing.assert_array_equal(
+        vec.closest_point_on_segment([0.0, 5.0], (-1e200, 0.0), (1e200, 0.0)), [0.0, 0.0])
+    # Even b − a overflows here. Accurate to rounding at the segment's scale, and the
+    # clamped end comes back exactly.
+    a, b = (-HUGE, 0.0), (HUGE, 1.0)
+    closest = vec.closest_point_on_segment([[-1e308, -7.0], [1e300, 0.5], [HUGE, 9.0]], a, b)
+    t = np.array([(HUGE - 1e308) / HUGE / 2, 0.5 + 1e300 / HUGE / 2])  # y = t on this segment
+    np.testing.assert_allclose(closest[:2, 0], [-1e308, 1e300], rtol=0, atol=1e-15 * HUGE)
+    np.testing.assert_allclose(closest[:2, 1], t, rtol=1e-12)
+    np.testing.assert_array_equal(closest[2], b)

@@ -9,11 +9,16 @@ only place where physbook decides how.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
 from physbook import _check
+
+__all__ = ["Material", "DEFAULT_MATERIAL", "MATERIALS", "mix_restitution", "mix_friction",
+           "MaterialTable"]
 
 
 @dataclass(frozen=True)
@@ -23,7 +28,7 @@ class Material:
     Parameters
     ----------
     density
-        Mass per unit area, kg/m² (> 0).
+        Mass per unit area, kg/m² (> 0, finite).
     restitution
         Coefficient of restitution e in [0, 1]: the ratio of separating to approaching
         normal speed in a collision (0 sticks, 1 bounces without loss).
@@ -61,8 +66,9 @@ DEFAULT_MATERIAL = Material(density=1.0, restitution=0.0, friction=0.6)
 #: "custom 2D physics engine" articles; friction is a typical dry sliding coefficient for
 #: the real material (see chapter 4 for the sources). The ``static`` preset is for
 #: scenery: a static body ignores density (its mass is infinite), so the table's density 0,
-#: which stood for "immovable", is replaced by ``kind="static"`` on the body.
-MATERIALS: dict[str, Material] = {
+#: which stood for "immovable", is replaced by ``kind="static"`` on the body. The table is
+#: read-only, so every world and every :meth:`Material.preset` call sees the same presets.
+MATERIALS: Mapping[str, Material] = MappingProxyType({
     "rock": Material(density=0.6, restitution=0.1, friction=0.6),
     "wood": Material(density=0.3, restitution=0.2, friction=0.4),
     "metal": Material(density=1.2, restitution=0.05, friction=0.5),
@@ -70,14 +76,22 @@ MATERIALS: dict[str, Material] = {
     "super_ball": Material(density=0.3, restitution=0.95, friction=0.9),
     "pillow": Material(density=0.1, restitution=0.2, friction=0.5),
     "static": Material(density=1.0, restitution=0.4, friction=0.6),
-}
+})
 
 
-def _coefficients(value, name: str):
-    array = _check.finite_array(value, name)
-    if np.any(array < 0.0):
-        raise ValueError(f"{name} must be non-negative")
-    return array
+def _coefficients(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Check two coefficients (scalars or arrays of shapes that broadcast): finite, ≥ 0."""
+    a, b = _check.finite_array(a, "a"), _check.finite_array(b, "b")
+    for array, name in ((a, "a"), (b, "b")):
+        if np.any(array < 0.0):
+            raise ValueError(f"{name} must be non-negative")
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(
+            f"a and b must be scalars or arrays of shapes that broadcast together, "
+            f"got shapes {a.shape} and {b.shape}") from None
+    return a, b
 
 
 def _scalar_or_array(result: np.ndarray):
@@ -90,8 +104,7 @@ def mix_restitution(a, b):
     e = min(a, b): the less elastic body wins, so a rubber ball dropped on a pillow does
     not bounce. Works on scalars (returns a float) and on arrays (element-wise).
     """
-    a = _coefficients(a, "a")
-    b = _coefficients(b, "b")
+    a, b = _coefficients(a, b)
     return _scalar_or_array(np.minimum(a, b))
 
 
@@ -101,9 +114,14 @@ def mix_friction(a, b):
     μ = √(a·b), the geometric mean: ice (μ ≈ 0) on anything stays slippery, and two equal
     materials keep their own coefficient. Works on scalars and on arrays (element-wise).
     """
-    a = _coefficients(a, "a")
-    b = _coefficients(b, "b")
-    return _scalar_or_array(np.sqrt(a * b))
+    a, b = _coefficients(a, b)
+    # √(a·b) from mantissas and exponents, a = ma·2^ea and b = mb·2^eb. The product ma·mb is
+    # near 1, so nothing overflows or underflows where a·b would (coefficients beyond about
+    # 1e±154), and where a·b is an ordinary float the result is the same bit for bit.
+    ma, ea = np.frexp(a)
+    mb, eb = np.frexp(b)
+    odd = (ea + eb) % 2  # one factor of 2 moves under the root, so the exponent halves
+    return _scalar_or_array(np.ldexp(np.sqrt(ma * mb * 2.0**odd), (ea + eb - odd) // 2))
 
 
 class MaterialTable:
@@ -125,6 +143,10 @@ class MaterialTable:
         return len(self._materials)
 
     def __getitem__(self, row: int) -> Material:
+        row = _check.non_negative_int(row, "row")
+        if row >= len(self._materials):
+            raise IndexError(f"row must be below {len(self._materials)}, the number of "
+                             f"materials in the table, got {row}")
         return self._materials[row]
 
     def row(self, material: Material) -> int:

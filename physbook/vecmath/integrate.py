@@ -20,16 +20,25 @@ RK4                 4      no          4
 =================== ====== ========== ==========================================
 
 The step functions are the mathematics, one step each; :func:`simulate` checks its input
-once, runs many steps and records the trajectory.
+once, runs many steps and records the trajectory. Every input must be finite and so must
+every value the acceleration returns; a state that leaves the float range (about ±1.8e308)
+raises ``FloatingPointError`` naming the step and the quantity that overflowed.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
 from physbook import _check
+
+__all__ = [
+    "METHODS", "explicit_euler_step", "symplectic_euler_step", "position_verlet_start",
+    "position_verlet_step", "velocity_verlet_step", "rk4_step", "simulate",
+]
 
 #: The integration methods :func:`simulate` knows, by name.
 METHODS = (
@@ -43,7 +52,7 @@ METHODS = (
 Acceleration = Callable[[np.ndarray, np.ndarray, float], np.ndarray]
 
 
-def _state(x, v, t, dt, names=("x", "v")) -> tuple[np.ndarray, np.ndarray, float, float]:
+def _state(x, v, t, dt, names=("x", "v", "t")) -> tuple[np.ndarray, np.ndarray, float, float]:
     """Check one step's input: finite x and v of one shape, finite t, positive dt."""
     x = _check.finite_array(x, names[0])
     v = _check.finite_array(v, names[1])
@@ -51,28 +60,71 @@ def _state(x, v, t, dt, names=("x", "v")) -> tuple[np.ndarray, np.ndarray, float
         raise ValueError(
             f"{names[0]} and {names[1]} must have the same shape, got {x.shape} and {v.shape}"
         )
-    return x, v, _check.finite_scalar(t, "t"), _check.positive_scalar(dt, "dt")
+    return x, v, _check.finite_scalar(t, names[2]), _check.positive_scalar(dt, "dt")
 
 
-def _acceleration_at(acceleration: Acceleration, x, v, t: float) -> np.ndarray:
-    """Call ``acceleration(x, v, t)`` and check it returned finite values shaped like x."""
+class _Step(NamedTuple):
+    """Which step from which time with which dt: the context of an overflow message."""
+
+    name: str
+    t: float
+    dt: float
+
+    def __str__(self) -> str:
+        return f"{self.name} from t={self.t:g} with dt={self.dt:g}"
+
+
+def _acceleration_at(acceleration: Acceleration, x, v, t: float, step: _Step) -> np.ndarray:
+    """Call ``acceleration(x, v, t)`` and check it returned finite real values shaped like x.
+
+    ``x, v, t`` is the state ``step`` evaluates at: its start, or one of its trial states.
+    What the function itself raises is its own error, passed on unchanged.
+    """
     if not callable(acceleration):
         raise TypeError(
             f"acceleration must be a function acceleration(x, v, t), "
             f"got {type(acceleration).__name__}"
         )
-    try:
-        a = np.asarray(acceleration(x, v, t), dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"acceleration(x, v, t) must return a numeric array: {error}") from None
+    a = acceleration(x, v, t)
+    if not (isinstance(a, np.ndarray) and a.dtype == np.float64):
+        # Anything but the usual float64 array is converted with the checks every argument
+        # gets, so complex values, None or strings are refused instead of cast.
+        try:
+            a = _check.finite_array(a, "acceleration(x, v, t)")
+        except ValueError:  # NaN, inf, or an integer beyond the float range
+            raise FloatingPointError(_non_finite_acceleration(x, v, t, step)) from None
     if a.shape != np.shape(x):
         raise ValueError(
             f"acceleration(x, v, t) must return an array shaped like x, {np.shape(x)}, "
             f"got shape {a.shape} at t={t:g} (use np.broadcast_to(a, x.shape) for a constant)"
         )
     if not np.all(np.isfinite(a)):
-        raise ValueError(f"acceleration(x, v, t) returned a non-finite value at t={t:g}")
+        raise FloatingPointError(_non_finite_acceleration(x, v, t, step))
     return a
+
+
+def _non_finite_acceleration(x, v, t: float, step: _Step) -> str:
+    """Say why the acceleration was not finite: its own result, or a state out of range."""
+    if np.all(np.isfinite(x)) and np.all(np.isfinite(v)):
+        return (f"{step}: acceleration(x, v, t) returned a non-finite value at t={t:g} "
+                f"for a finite state")
+    return (f"{step}: the trial state passed to acceleration(x, v, t) at t={t:g} had "
+            f"overflowed the float range (±1.8e308)")
+
+
+def _finite(value, step: _Step, quantity: str):
+    """Return ``value``; raise ``FloatingPointError`` naming ``quantity`` if it overflowed."""
+    if not np.all(np.isfinite(value)):
+        raise FloatingPointError(f"{step}: {quantity} overflowed the float range (±1.8e308)")
+    return value
+
+
+def _end_time(step: _Step) -> float:
+    """The time at the end of ``step``, t + dt, which must be finite."""
+    t_end = step.t + step.dt
+    if not math.isfinite(t_end):
+        raise FloatingPointError(f"{step}: the end time t + dt overflowed the float range")
+    return t_end
 
 
 def explicit_euler_step(x, v, acceleration: Acceleration, t: float, dt: float):
@@ -96,8 +148,10 @@ def explicit_euler_step(x, v, acceleration: Acceleration, t: float, dt: float):
         The state at ``t + dt``.
     """
     x, v, t, dt = _state(x, v, t, dt)
-    a = _acceleration_at(acceleration, x, v, t)
-    return x + v * dt, v + a * dt
+    step = _Step("explicit_euler_step", t, dt)
+    a = _acceleration_at(acceleration, x, v, t, step)
+    return (_finite(x + v * dt, step, "the new position x + v·dt"),
+            _finite(v + a * dt, step, "the new velocity v + a·dt"))
 
 
 def symplectic_euler_step(x, v, acceleration: Acceleration, t: float, dt: float):
@@ -108,9 +162,10 @@ def symplectic_euler_step(x, v, acceleration: Acceleration, t: float, dt: float)
     Arguments and result as :func:`explicit_euler_step`.
     """
     x, v, t, dt = _state(x, v, t, dt)
-    a = _acceleration_at(acceleration, x, v, t)
-    v_new = v + a * dt
-    return x + v_new * dt, v_new
+    step = _Step("symplectic_euler_step", t, dt)
+    a = _acceleration_at(acceleration, x, v, t, step)
+    v_new = _finite(v + a * dt, step, "the new velocity v + a·dt")
+    return _finite(x + v_new * dt, step, "the new position x + v·dt"), v_new
 
 
 def position_verlet_start(x0, v0, acceleration: Acceleration, t0: float, dt: float):
@@ -122,9 +177,11 @@ def position_verlet_start(x0, v0, acceleration: Acceleration, t0: float, dt: flo
     Starting from x₋₁ = x₀ − v₀·dt instead costs an error of order dt in every later
     position.
     """
-    x0, v0, t0, dt = _state(x0, v0, t0, dt, names=("x0", "v0"))
-    a0 = _acceleration_at(acceleration, x0, v0, t0)
-    return x0 - v0 * dt + 0.5 * a0 * dt * dt
+    x0, v0, t0, dt = _state(x0, v0, t0, dt, names=("x0", "v0", "t0"))
+    step = _Step("position_verlet_start", t0, dt)
+    a0 = _acceleration_at(acceleration, x0, v0, t0, step)
+    return _finite(x0 - v0 * dt + 0.5 * a0 * dt * dt, step,
+                   "the position before the start, x0 − v0·dt + ½·a·dt²")
 
 
 def position_verlet_step(x, x_previous, acceleration: Acceleration, t: float, dt: float):
@@ -147,10 +204,13 @@ def position_verlet_step(x, x_previous, acceleration: Acceleration, t: float, dt
     numpy.ndarray
         The position at ``t + dt``.
     """
-    x, x_previous, t, dt = _state(x, x_previous, t, dt, names=("x", "x_previous"))
+    x, x_previous, t, dt = _state(x, x_previous, t, dt, names=("x", "x_previous", "t"))
+    step = _Step("position_verlet_step", t, dt)
     velocity_estimate = (x - x_previous) / dt
-    a = _acceleration_at(acceleration, x, velocity_estimate, t)
-    return 2.0 * x - x_previous + a * dt * dt
+    a = _acceleration_at(acceleration, x, velocity_estimate, t, step)
+    # x + (x − x₋₁) rather than 2·x − x₋₁: the same sum, but 2·x alone can overflow.
+    return _finite(x + (x - x_previous) + a * dt * dt, step,
+                   "the new position 2·x − x_previous + a·dt²")
 
 
 def velocity_verlet_step(x, v, acceleration: Acceleration, t: float, dt: float):
@@ -163,10 +223,14 @@ def velocity_verlet_step(x, v, acceleration: Acceleration, t: float, dt: float):
     :func:`explicit_euler_step`.
     """
     x, v, t, dt = _state(x, v, t, dt)
-    a_start = _acceleration_at(acceleration, x, v, t)
-    x_new = x + v * dt + 0.5 * a_start * dt * dt
-    a_end = _acceleration_at(acceleration, x_new, v + a_start * dt, t + dt)
-    return x_new, v + 0.5 * (a_start + a_end) * dt
+    step = _Step("velocity_verlet_step", t, dt)
+    t_end = _end_time(step)
+    a_start = _acceleration_at(acceleration, x, v, t, step)
+    x_new = _finite(x + v * dt + 0.5 * a_start * dt * dt, step,
+                    "the new position x + v·dt + ½·a·dt²")
+    a_end = _acceleration_at(acceleration, x_new, v + a_start * dt, t_end, step)
+    return x_new, _finite(v + 0.5 * (a_start + a_end) * dt, step,
+                          "the new velocity v + ½·(a₀ + a₁)·dt")
 
 
 def rk4_step(x, v, acceleration: Acceleration, t: float, dt: float):
@@ -177,18 +241,21 @@ def rk4_step(x, v, acceleration: Acceleration, t: float, dt: float):
     :func:`explicit_euler_step`.
     """
     x, v, t, dt = _state(x, v, t, dt)
+    step = _Step("rk4_step", t, dt)
+    t_end = _end_time(step)
     half = 0.5 * dt
     # Each slope k = (dx/dt, dv/dt) = (velocity, acceleration) at a trial state.
-    k1_x, k1_v = v, _acceleration_at(acceleration, x, v, t)
+    k1_x, k1_v = v, _acceleration_at(acceleration, x, v, t, step)
     k2_x = v + k1_v * half
-    k2_v = _acceleration_at(acceleration, x + k1_x * half, k2_x, t + half)
+    k2_v = _acceleration_at(acceleration, x + k1_x * half, k2_x, t + half, step)
     k3_x = v + k2_v * half
-    k3_v = _acceleration_at(acceleration, x + k2_x * half, k3_x, t + half)
+    k3_v = _acceleration_at(acceleration, x + k2_x * half, k3_x, t + half, step)
     k4_x = v + k3_v * dt
-    k4_v = _acceleration_at(acceleration, x + k3_x * dt, k4_x, t + dt)
+    k4_v = _acceleration_at(acceleration, x + k3_x * dt, k4_x, t_end, step)
     x_new = x + (k1_x + 2.0 * k2_x + 2.0 * k3_x + k4_x) * (dt / 6.0)
     v_new = v + (k1_v + 2.0 * k2_v + 2.0 * k3_v + k4_v) * (dt / 6.0)
-    return x_new, v_new
+    return (_finite(x_new, step, "the new position x + (k1 + 2·k2 + 2·k3 + k4)·dt/6"),
+            _finite(v_new, step, "the new velocity v + (k1 + 2·k2 + 2·k3 + k4)·dt/6"))
 
 
 _ONE_STEP = {
@@ -242,11 +309,16 @@ def simulate(
     dt = _check.positive_scalar(dt, "dt")
     steps = _check.positive_int(steps, "steps")
     t0 = _check.finite_scalar(t0, "t0")
-    _acceleration_at(acceleration, x0, v0, t0)  # fail early on a bad function
+    if not math.isfinite(t0 + dt * steps):
+        raise FloatingPointError(
+            f"simulate: the end time t0 + steps·dt overflowed the float range "
+            f"(t0 = {t0:g}, steps = {steps}, dt = {dt:g})")
+    # Fail early on a bad function.
+    _acceleration_at(acceleration, x0, v0, t0, _Step(f"simulate({method!r})", t0, dt))
 
-    times = t0 + dt * np.arange(steps + 1, dtype=np.float64)
-    positions = np.empty((steps + 1,) + x0.shape)
+    positions = _recording(steps, x0.shape)  # first: it names steps if they do not fit
     velocities = np.empty_like(positions)
+    times = t0 + dt * np.arange(steps + 1, dtype=np.float64)
     positions[0], velocities[0] = x0, v0
 
     if method == "position_verlet":
@@ -256,7 +328,9 @@ def simulate(
             x_next = position_verlet_step(x, previous, acceleration, times[n], dt)
             # Central difference: v(t) = (x(t + dt) − x(t − dt)) / (2 dt) + O(dt²).
             if n > 0:  # row 0 keeps the given v0, which the start makes exact anyway
-                velocities[n] = (x_next - previous) / (2.0 * dt)
+                velocities[n] = _finite(
+                    (x_next - previous) / (2.0 * dt), _Step("simulate", times[n], dt),
+                    "the central-difference velocity (x[n+1] − x[n−1]) / (2·dt)")
             if n < steps:
                 positions[n + 1] = x_next
             previous, x = x, x_next
@@ -268,3 +342,14 @@ def simulate(
             positions[n], velocities[n], acceleration, times[n], dt
         )
     return times, positions, velocities
+
+
+def _recording(steps: int, shape: tuple[int, ...]) -> np.ndarray:
+    """An empty array of ``steps + 1`` states of ``shape``, or a ValueError naming steps."""
+    try:
+        return np.empty((steps + 1,) + shape)
+    except (MemoryError, ValueError):  # more than this machine (or numpy) can allocate
+        size = (steps + 1) * math.prod(shape) * 8
+        raise ValueError(
+            f"steps = {steps}: recording {steps + 1} states of shape {shape} needs "
+            f"{size / 1e9:.3g} GB, more than can be allocated") from None

@@ -4,6 +4,9 @@ The checked functions of :mod:`physbook.vecmath.vec` take arrays and validate th
 compiled loop over thousands of contacts a vector is two floats, and these helpers are the
 one place where the rotation, the cross product and the velocity of a body point are
 written. numba inlines them, so they cost nothing over writing the formula in place.
+
+They check nothing, since a check would cost more than the formula: they are for compiled
+code that passes finite floats it has already checked. Python callers use ``vec``.
 """
 
 from __future__ import annotations

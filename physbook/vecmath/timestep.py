@@ -29,8 +29,14 @@ import numpy as np
 from physbook import _check
 from physbook.constants import STEP_TOLERANCE
 
+__all__ = ["FixedTimestep", "MAX_STEPS_PER_FRAME", "interpolate", "step_schedule"]
+
 #: The largest alpha, just below 1, so that ``alpha`` stays in [0, 1).
 _ALPHA_MAX = math.nextafter(1.0, 0.0)
+
+#: The most fixed steps one frame may ask for, 2**53: beyond it a float step count is no
+#: longer exact, so the accumulator could not tell one step from the next.
+MAX_STEPS_PER_FRAME = 2**53
 
 
 class FixedTimestep:
@@ -43,14 +49,8 @@ class FixedTimestep:
     max_frame_time : float
         The longest frame the physics will catch up on (s), at least ``dt``. Longer frames
         are clamped to it, so after a stall the game runs slower for a moment instead of
-        taking ever more steps per frame (the spiral of death).
-
-    Attributes
-    ----------
-    steps_taken : int
-        Fixed steps handed out by :meth:`advance` so far.
-    dropped_time : float
-        Total frame time (s) discarded by the clamp.
+        taking ever more steps per frame (the spiral of death). A frame runs at most
+        ``max_frame_time / dt + 1`` steps, which must not exceed :data:`MAX_STEPS_PER_FRAME`.
     """
 
     def __init__(self, dt: float, max_frame_time: float = 0.25) -> None:
@@ -61,6 +61,16 @@ class FixedTimestep:
                 f"max_frame_time must be at least dt ({self._dt:g} s), "
                 f"got {self._max_frame_time:g} s: no frame could ever take a step"
             )
+        # The accumulator holds up to dt + max_frame_time, and a frame's step count is its
+        # ratio to dt: the sum must be a float and the ratio an exact count.
+        if self._max_frame_time / self._dt >= MAX_STEPS_PER_FRAME:
+            raise ValueError(
+                f"max_frame_time / dt must be below {MAX_STEPS_PER_FRAME} steps per frame, "
+                f"got {self._max_frame_time:g} s / {self._dt:g} s")
+        if not math.isfinite(self._max_frame_time + self._dt):
+            raise ValueError(
+                f"max_frame_time + dt must be within the float range, got "
+                f"{self._max_frame_time:g} s + {self._dt:g} s")
         self.reset()
 
     @property
@@ -73,11 +83,21 @@ class FixedTimestep:
         """The clamp on a frame's duration (s); set at construction, read-only."""
         return self._max_frame_time
 
+    @property
+    def steps_taken(self) -> int:
+        """Fixed steps handed out by :meth:`advance` so far."""
+        return self._steps_taken
+
+    @property
+    def dropped_time(self) -> float:
+        """Total frame time (s) discarded by the clamp."""
+        return self._dropped_time
+
     def reset(self) -> None:
         """Empty the accumulator and the counters."""
         self._accumulator = 0.0
-        self.steps_taken = 0
-        self.dropped_time = 0.0
+        self._steps_taken = 0
+        self._dropped_time = 0.0
 
     def advance(self, frame_time: float) -> int:
         """Add one frame's duration and return how many fixed steps to run now.
@@ -94,13 +114,18 @@ class FixedTimestep:
         """
         frame_time = _check.non_negative_scalar(frame_time, "frame_time")
         if frame_time > self.max_frame_time:  # the clamp against the spiral of death
-            self.dropped_time += frame_time - self.max_frame_time
+            dropped_time = self._dropped_time + (frame_time - self.max_frame_time)
+            if dropped_time == math.inf:
+                raise FloatingPointError(
+                    f"frame_time = {frame_time:g} s: the total dropped_time overflowed the "
+                    f"float range (±1.8e308)")
+            self._dropped_time = dropped_time
             frame_time = self.max_frame_time
         self._accumulator += frame_time
         # Whole steps in the accumulator, counting one that is short by a rounding error.
         steps = math.floor(self._accumulator / self.dt + STEP_TOLERANCE)
         self._accumulator -= steps * self.dt
-        self.steps_taken += steps
+        self._steps_taken += steps
         return steps
 
     @property
@@ -156,6 +181,8 @@ def interpolate(previous, current, alpha: float):
             f"previous and current must have the same shape, "
             f"got {previous.shape} and {current.shape}"
         )
+    # A weighted mean, never larger than the larger input, so it cannot overflow (as
+    # previous + (current − previous)·alpha could for states of opposite sign).
     blended = previous * (1.0 - alpha) + current * alpha
     return float(blended) if blended.ndim == 0 else blended
 
@@ -174,10 +201,15 @@ def step_schedule(
     frame_times = _check.finite_array(frame_times, "frame_times")
     if frame_times.ndim != 1:
         raise ValueError(f"frame_times must be one-dimensional, got shape {frame_times.shape}")
+    if np.any(frame_times < 0.0):
+        raise ValueError("frame_times must be non-negative (each frame_time is a duration)")
     clock = FixedTimestep(dt, max_frame_time)
     steps = np.empty(frame_times.size, dtype=np.int64)
     alpha = np.empty(frame_times.size)
     for frame, frame_time in enumerate(frame_times):
-        steps[frame] = clock.advance(float(frame_time))
+        try:
+            steps[frame] = clock.advance(float(frame_time))
+        except FloatingPointError as error:
+            raise FloatingPointError(f"frame_times[{frame}]: {error}") from None
         alpha[frame] = clock.alpha
     return steps, alpha

@@ -3,17 +3,36 @@
 Every function accepts one vector, shape (2,), or a batch, shape (N, 2), and returns the
 matching shape: a scalar or (N,) for scalar results, (2,) or (N, 2) for vector results.
 Angles are in radians, counter-clockwise positive; y points up. Inputs must be finite
-(checked); products of coordinates larger than about 1e154 overflow, far beyond any scene.
+(checked). A result beyond the float range (about ±1.8e308) raises ``FloatingPointError``
+naming what overflowed instead of returning inf or NaN; products such as :func:`dot` reach
+it for coordinates of about 1e154, far beyond any scene.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from physbook import _check
 from physbook.constants import ZERO_LENGTH
+
+__all__ = [
+    "dot", "cross", "cross_scalar_vector", "cross_vector_scalar", "perp", "length",
+    "normalize", "rotation_matrix", "rotate", "Transform", "Line", "closest_point_on_segment",
+]
+
+
+def _finite(result, what: str):
+    """Return ``result``; raise ``FloatingPointError`` if computing it overflowed.
+
+    Every input is finite, so an inf or NaN here can only come from a result beyond the
+    float range; ``what`` names the quantity in the message.
+    """
+    if not np.all(np.isfinite(result)):
+        raise FloatingPointError(f"{what} overflowed the float range (±1.8e308)")
+    return result
 
 
 def _pair(a, b, names: tuple[str, str] = ("a", "b")) -> tuple[np.ndarray, np.ndarray]:
@@ -42,7 +61,7 @@ def _scalars(s, v: np.ndarray, name: str = "s") -> np.ndarray:
 def dot(a, b) -> np.ndarray | float:
     """Dot product a·b = ax·bx + ay·by = |a|·|b|·cos θ (θ the angle between them)."""
     a, b = _pair(a, b)
-    return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
+    return _finite(a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1], "dot(a, b): a·b")
 
 
 def cross(a, b) -> np.ndarray | float:
@@ -52,7 +71,7 @@ def cross(a, b) -> np.ndarray | float:
     when b lies counter-clockwise of a, and |a × b| is the area of their parallelogram.
     """
     a, b = _pair(a, b)
-    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return _finite(a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0], "cross(a, b): a × b")
 
 
 def cross_scalar_vector(s, v) -> np.ndarray:
@@ -64,7 +83,8 @@ def cross_scalar_vector(s, v) -> np.ndarray:
     """
     v = _check.points(v, "v")
     s = _scalars(s, v)
-    return np.stack([-s * v[..., 1], s * v[..., 0]], axis=-1)
+    product = np.stack([-s * v[..., 1], s * v[..., 0]], axis=-1)
+    return _finite(product, "cross_scalar_vector(s, v): s × v")
 
 
 def cross_vector_scalar(v, s) -> np.ndarray:
@@ -74,7 +94,8 @@ def cross_vector_scalar(v, s) -> np.ndarray:
     """
     v = _check.points(v, "v")
     s = _scalars(s, v)
-    return np.stack([s * v[..., 1], -s * v[..., 0]], axis=-1)
+    product = np.stack([s * v[..., 1], -s * v[..., 0]], axis=-1)
+    return _finite(product, "cross_vector_scalar(v, s): v × s")
 
 
 def perp(v) -> np.ndarray:
@@ -84,9 +105,13 @@ def perp(v) -> np.ndarray:
 
 
 def length(v) -> np.ndarray | float:
-    """Euclidean length |v|, computed with ``hypot`` so that it does not overflow."""
+    """Euclidean length |v|, computed with ``hypot`` so that it does not overflow.
+
+    Only a length itself beyond the float range, of a vector such as (1.5e308, 1.5e308),
+    raises ``FloatingPointError``.
+    """
     v = _check.points(v, "v")
-    return np.hypot(v[..., 0], v[..., 1])
+    return _finite(np.hypot(v[..., 0], v[..., 1]), "length(v): |v|")
 
 
 def normalize(v, fallback=None) -> np.ndarray:
@@ -126,7 +151,7 @@ def rotation_matrix(angle) -> np.ndarray:
 def rotate(v, angle) -> np.ndarray:
     """Turn vectors counter-clockwise by ``angle`` radians: (c·x − s·y, s·x + c·y)."""
     v = _check.points(v, "v")
-    return v @ rotation_matrix(angle).T
+    return _finite(v @ rotation_matrix(angle).T, "rotate(v, angle): the turned vector")
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,30 +182,39 @@ class Transform:
     def to_world(self, points) -> np.ndarray:
         """Map local points, (2,) or (N, 2), to world space."""
         points = _check.points(points, "points")
-        return points @ self.rotation.T + self.position
+        return _finite(points @ self.rotation.T + self.position,
+                       "Transform.to_world(points): R·points + position")
 
     def to_local(self, points) -> np.ndarray:
         """Map world points, (2,) or (N, 2), to this frame."""
         points = _check.points(points, "points")
-        return (points - self.position) @ self.rotation
+        return _finite((points - self.position) @ self.rotation,
+                       "Transform.to_local(points): Rᵀ·(points − position)")
 
     def rotate_to_world(self, vectors) -> np.ndarray:
         """Turn local directions into world directions (no translation)."""
-        return _check.points(vectors, "vectors") @ self.rotation.T
+        vectors = _check.points(vectors, "vectors")
+        return _finite(vectors @ self.rotation.T, "Transform.rotate_to_world(vectors): R·vectors")
 
     def rotate_to_local(self, vectors) -> np.ndarray:
         """Turn world directions into local directions (no translation)."""
-        return _check.points(vectors, "vectors") @ self.rotation
+        vectors = _check.points(vectors, "vectors")
+        return _finite(vectors @ self.rotation, "Transform.rotate_to_local(vectors): Rᵀ·vectors")
 
     def inverse(self) -> Transform:
         """The transform whose ``to_world`` is this one's ``to_local``."""
-        return Transform(-(self.position @ self.rotation), -self.angle)
+        position = _finite(-(self.position @ self.rotation),
+                           "Transform.inverse(): the inverse position −Rᵀ·position")
+        return Transform(position, -self.angle)
 
     def __matmul__(self, other: Transform) -> Transform:
         """Compose: ``(a @ b).to_world(p) == a.to_world(b.to_world(p))``."""
         if not isinstance(other, Transform):
             return NotImplemented
-        return Transform(self.to_world(other.position), self.angle + other.angle)
+        position = _finite(other.position @ self.rotation.T + self.position,
+                           "Transform @ Transform: the composed position")
+        angle = _finite(self.angle + other.angle, "Transform @ Transform: the composed angle")
+        return Transform(position, angle)
 
     def __repr__(self) -> str:
         x, y = self.position
@@ -201,31 +235,42 @@ class Line:
 
     def __init__(self, normal, offset: float):
         normal = _check.vector(normal, "normal")
-        size = float(np.hypot(*normal))
+        offset = _check.finite_scalar(offset, "offset")
+        with np.errstate(over="ignore"):
+            size = float(np.hypot(*normal))
+        if size == math.inf:  # |normal| beyond the float range: halving both keeps the line
+            normal, offset = 0.5 * normal, 0.5 * offset
+            size = float(np.hypot(*normal))
         if size < ZERO_LENGTH:
-            raise ValueError("normal must be a non-zero vector")
-        if not np.isfinite(size):
-            raise ValueError("normal must have a length that is a finite float")
+            raise ValueError(f"normal must be a non-zero vector, got {normal}")
         normal = normal / size
         normal.setflags(write=False)
         object.__setattr__(self, "normal", normal)
-        object.__setattr__(self, "offset", _check.finite_scalar(offset, "offset") / size)
+        object.__setattr__(self, "offset", _finite(
+            offset / size, "Line(normal, offset): the distance offset / |normal|"))
 
     @classmethod
     def through(cls, a, b) -> Line:
         """The line through a and b, its normal on the right of a→b: n = (dy, −dx)/|d|."""
         a = _check.vector(a, "a")
         b = _check.vector(b, "b")
-        d = b - a
-        if np.hypot(*d) < ZERO_LENGTH:
+        with np.errstate(over="ignore"):
+            d = b - a
+            size = np.hypot(*d)
+        if size == math.inf:  # points far apart: half the difference has the same direction
+            d = 0.5 * b - 0.5 * a
+            size = np.hypot(*d)
+        if size < ZERO_LENGTH:
             raise ValueError("a and b must be distinct points to define a line")
-        normal = np.array([d[1], -d[0]]) / np.hypot(*d)
-        return cls(normal, float(normal @ a))
+        normal = np.array([d[1], -d[0]]) / size
+        offset = _finite(float(normal @ a), "Line.through(a, b): the distance n·a of the line")
+        return cls(normal, offset)
 
     def signed_distance(self, points) -> np.ndarray | float:
         """Signed distance n·p − offset: positive in front, negative behind (m)."""
         points = _check.points(points, "points")
-        return points @ self.normal - self.offset
+        return _finite(points @ self.normal - self.offset,
+                       "Line.signed_distance(points): n·points − offset")
 
     def side(self, points, tolerance: float = 0.0) -> np.ndarray | int:
         """+1 in front, −1 behind, 0 within ``tolerance`` of the line."""
@@ -237,23 +282,27 @@ class Line:
     def project(self, points) -> np.ndarray:
         """The closest points on the line: p − (n·p − offset)·n."""
         points = _check.points(points, "points")
-        return points - np.multiply.outer(self.signed_distance(points), self.normal)
+        projected = points - np.multiply.outer(self.signed_distance(points), self.normal)
+        return _finite(projected, "Line.project(points): the projected points")
 
 
 def closest_point_on_segment(points, a, b) -> np.ndarray:
     """The point of segment ab closest to each point.
 
     With d = b − a, the parameter t = (p − a)·d / (d·d) is clamped to [0, 1] and the closest
-    point is a + t·d. A zero-length segment returns a.
+    point is a + t·d = (1 − t)·a + t·b. A zero-length segment returns a.
     """
     points = _check.points(points, "points")
     a = _check.vector(a, "a")
     b = _check.vector(b, "b")
-    d = b - a
-    dd = float(d @ d)
-    if not np.isfinite(dd):
-        raise ValueError("segment ab is too long: |b − a|² overflows a float")
-    if dd == 0.0:
+    # Every intermediate stays in the float range, however long the segment: halves of the
+    # differences, d divided by its larger component (so d·d is in [1, 2], where the plain
+    # d·d overflows beyond about 1e154), and a weighted mean of a and b for the result.
+    half_d = 0.5 * b - 0.5 * a
+    scale = float(np.max(np.abs(half_d)))
+    if scale == 0.0:
         return np.broadcast_to(a, points.shape).copy()
-    t = np.clip((points - a) @ d / dd, 0.0, 1.0)
-    return a + np.multiply.outer(t, d)
+    u = half_d / scale
+    with np.errstate(over="ignore"):  # a t beyond the float range is clamped all the same
+        t = np.clip((0.5 * points - 0.5 * a) @ u / scale / (u @ u), 0.0, 1.0)
+    return np.multiply.outer(1.0 - t, a) + np.multiply.outer(t, b)
