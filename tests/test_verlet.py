@@ -24,11 +24,11 @@ from physbook.constants import MAXIMUM_VERLET_POLYGON_VERTICES
 from physbook.verlet import (
     VerletContact,
     VerletWorld,
-    edge_parameter,
     hanging_cloth,
     satisfy_edges,
     verlet_demo_world,
 )
+from physbook.verlet.collide import _edge_parameter as edge_parameter
 
 DT = 1.0 / 60.0
 

@@ -12,19 +12,16 @@ sub-modules, one idea each:
 - :mod:`~physbook.verlet.factories`: boxes, polygons, ropes and cloth;
 - :mod:`~physbook.verlet.interaction`: picking, dragging and collisions run by hand;
 - :mod:`~physbook.verlet.scenes`: the seed's demo and a hanging cloth.
+
+The kernels the book shows (``integrate_particles``, ``satisfy_edges``, ``find_contact``, …)
+are exported in checked form: each checks its arrays, counts and indices before the compiled
+loop runs, since that loop indexes without bounds checks. The world calls the loops directly.
 """
 
-from physbook.verlet.collide import (
-    collide_bodies,
-    edge_parameter,
-    find_contact,
-    project_body,
-    respond_vertex_edge,
-    update_bodies,
-)
-from physbook.verlet.constraints import satisfy_edges, satisfy_edges_compliant, stretched_edges
+from physbook.verlet.collide import find_contact, respond_vertex_edge
+from physbook.verlet.constraints import satisfy_edges, satisfy_edges_compliant
 from physbook.verlet.handles import VerletBody, VerletContact, VerletSnapshot
-from physbook.verlet.integrate import integrate_particles, keep_in_bounds
+from physbook.verlet.integrate import integrate_particles
 from physbook.verlet.scenes import hanging_cloth, verlet_demo_world
 from physbook.verlet.solver import step_world
 from physbook.verlet.world import VerletWorld
@@ -34,18 +31,12 @@ __all__ = [
     "VerletContact",
     "VerletSnapshot",
     "VerletWorld",
-    "collide_bodies",
-    "edge_parameter",
     "find_contact",
     "hanging_cloth",
     "integrate_particles",
-    "keep_in_bounds",
-    "project_body",
     "respond_vertex_edge",
     "satisfy_edges",
     "satisfy_edges_compliant",
     "step_world",
-    "stretched_edges",
-    "update_bodies",
     "verlet_demo_world",
 ]

@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from physbook import _check
 from physbook._jit import njit
 
 # An edge shorter than DEGENERATE_LENGTH (m) gives no axis and no response; the distance
 # constraints skip it by the same threshold.
 from physbook.constants import DEGENERATE_LENGTH
+from physbook.verlet import _arguments as arguments
 
 
 @njit
-def update_bodies(positions, particle_start, particle_count, body_particles, body_count,
-                  centers, boxes):
+def _update_bodies(positions, particle_start, particle_count, body_particles, body_count,
+                   centers, boxes):
     """Recompute each body's centre (mean of its particles, m) and AABB (x0, y0, x1, y1)."""
     for b in range(body_count):
         start = particle_start[b]
@@ -55,7 +59,7 @@ def update_bodies(positions, particle_start, particle_count, body_particles, bod
 
 
 @njit
-def project_body(positions, body_particles, start, count, axis_x, axis_y):
+def _project_body(positions, body_particles, start, count, axis_x, axis_y):
     """The interval (min, max) of a body's particles projected onto a unit axis (m)."""
     low = math.inf
     high = -math.inf
@@ -68,8 +72,8 @@ def project_body(positions, body_particles, start, count, axis_x, axis_y):
 
 
 @njit
-def find_contact(positions, edge_ends, edge_boundary, body_a, body_b, particle_start,
-                 particle_count, body_particles, edge_start, edge_count, body_edges, centers):
+def _find_contact(positions, edge_ends, edge_boundary, body_a, body_b, particle_start,
+                  particle_count, body_particles, edge_start, edge_count, body_edges, centers):
     """SAT between two bodies over their boundary edges.
 
     Returns ``(depth, normal_x, normal_y, edge, vertex, edge_body, vertex_body)``. ``depth``
@@ -110,10 +114,10 @@ def find_contact(positions, edge_ends, edge_boundary, body_a, body_b, particle_s
                 ax = -ax
                 ay = -ay
                 line = -line
-            own_low, own_high = project_body(positions, body_particles, particle_start[owner],
-                                             particle_count[owner], ax, ay)
-            low, high = project_body(positions, body_particles, particle_start[other],
-                                     particle_count[other], ax, ay)
+            own_low, own_high = _project_body(positions, body_particles, particle_start[owner],
+                                              particle_count[owner], ax, ay)
+            low, high = _project_body(positions, body_particles, particle_start[other],
+                                      particle_count[other], ax, ay)
             if own_high < low or high < own_low:
                 return -1.0, 0.0, 0.0, -1, -1, -1, -1  # the intervals are apart: no collision
             depth = line - low
@@ -144,7 +148,7 @@ def find_contact(positions, edge_ends, edge_boundary, body_a, body_b, particle_s
 
 
 @njit
-def edge_parameter(point_x, point_y, start_x, start_y, end_x, end_y):
+def _edge_parameter(point_x, point_y, start_x, start_y, end_x, end_y):
     """Where a point on the line through an edge lies along it: 0 at the start, 1 at the end.
 
     Divides by the larger of the edge's x and y extents, never by the smaller: the larger is
@@ -158,8 +162,8 @@ def edge_parameter(point_x, point_y, start_x, start_y, end_x, end_y):
 
 
 @njit
-def respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, normal_x, normal_y,
-                        depth, vertex_body_mass, edge_body_mass):
+def _respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, normal_x, normal_y,
+                         depth, vertex_body_mass, edge_body_mass):
     """Separate a collision vertex from a collision edge by ``depth`` along the normal; in place.
 
     The vertex moves by + r_v · depth · n and the edge's point at parameter t by
@@ -177,8 +181,12 @@ def respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, normal
     vertex_free = inverse_mass[vertex] > 0.0
     edge_free = inverse_mass[end_1] > 0.0 or inverse_mass[end_2] > 0.0
     if vertex_free and edge_free:
-        vertex_share = edge_body_mass / (vertex_body_mass + edge_body_mass)
-        edge_share = vertex_body_mass / (vertex_body_mass + edge_body_mass)
+        # both masses over the larger one first, so that m_v + m_e cannot overflow
+        largest = max(vertex_body_mass, edge_body_mass)
+        m_v = vertex_body_mass / largest
+        m_e = edge_body_mass / largest
+        vertex_share = m_e / (m_v + m_e)
+        edge_share = m_v / (m_v + m_e)
     elif vertex_free:
         vertex_share = 1.0
         edge_share = 0.0
@@ -192,8 +200,8 @@ def respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, normal
     # the vertex's foot on the edge line: one push along +n from the vertex
     foot_x = positions[vertex, 0] + push_x
     foot_y = positions[vertex, 1] + push_y
-    t = edge_parameter(foot_x, foot_y, positions[end_1, 0], positions[end_1, 1],
-                       positions[end_2, 0], positions[end_2, 1])
+    t = _edge_parameter(foot_x, foot_y, positions[end_1, 0], positions[end_1, 1],
+                        positions[end_2, 0], positions[end_2, 1])
     t = min(max(t, 0.0), 1.0)
     lam = 1.0 / (t * t + (1.0 - t) * (1.0 - t))
     if inverse_mass[end_1] > 0.0:
@@ -209,9 +217,9 @@ def respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, normal
 
 
 @njit
-def collide_bodies(positions, inverse_mass, edge_ends, edge_boundary, particle_start,
-                   particle_count, body_particles, edge_start, edge_count, body_edges,
-                   body_mass, body_count, centers, boxes):
+def _collide_bodies(positions, inverse_mass, edge_ends, edge_boundary, particle_start,
+                    particle_count, body_particles, edge_start, edge_count, body_edges,
+                    body_mass, body_count, centers, boxes):
     """Test every pair of bodies whose AABBs overlap and respond to each collision found.
 
     Returns the number of responses applied.
@@ -223,13 +231,83 @@ def collide_bodies(positions, inverse_mass, edge_ends, edge_boundary, particle_s
             if (boxes[a, 0] > boxes[b, 2] or boxes[b, 0] > boxes[a, 2]
                     or boxes[a, 1] > boxes[b, 3] or boxes[b, 1] > boxes[a, 3]):
                 continue
-            depth, nx, ny, edge, vertex, edge_body, vertex_body = find_contact(
+            depth, nx, ny, edge, vertex, edge_body, vertex_body = _find_contact(
                 positions, edge_ends, edge_boundary, a, b, particle_start, particle_count,
                 body_particles, edge_start, edge_count, body_edges, centers)
             if depth <= 0.0:
                 continue
-            t = respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, nx, ny,
-                                    depth, body_mass[vertex_body], body_mass[edge_body])
+            t = _respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, nx, ny,
+                                     depth, body_mass[vertex_body], body_mass[edge_body])
             if t >= 0.0:
                 responses += 1
     return responses
+
+
+@arguments.shows(_find_contact)
+def find_contact(positions, edge_ends, edge_boundary, body_a: int, body_b: int, particle_start,
+                 particle_count, body_particles, edge_start, edge_count, body_edges,
+                 centers) -> tuple:
+    """SAT between bodies ``body_a`` and ``body_b`` over their boundary edges.
+
+    ``positions`` (n, 2) in m; ``edge_ends`` (m, 2) particle indices and ``edge_boundary``
+    (m,) booleans; the bodies in compressed rows: body b owns
+    ``body_particles[particle_start[b] : particle_start[b] + particle_count[b]]`` and likewise
+    its edges; ``centers`` (bodies, 2) in m. Returns ``(depth, normal_x, normal_y, edge,
+    vertex, edge_body, vertex_body)``, with ``depth`` < 0 when the bodies are apart.
+    """
+    positions = arguments.values(positions, "positions", 2)
+    edge_ends = arguments.indices(edge_ends, "edge_ends", len(positions), 2, "positions")
+    edge_boundary = arguments.flags(edge_boundary, "edge_boundary")
+    if len(edge_boundary) != len(edge_ends):
+        raise ValueError("edge_boundary must have one entry per row of edge_ends")
+    particle_start, particle_count, body_particles = arguments.body_rows(
+        particle_start, particle_count, body_particles,
+        ("particle_start", "particle_count", "body_particles"), len(positions), "positions",
+        least=1)
+    edge_start, edge_count, body_edges = arguments.body_rows(
+        edge_start, edge_count, body_edges, ("edge_start", "edge_count", "body_edges"),
+        len(edge_ends), "edge_ends")
+    bodies = len(particle_start)
+    if len(edge_start) != bodies:
+        raise ValueError("edge_start must have one row per body, as particle_start has")
+    centers = arguments.values(centers, "centers", 2)
+    arguments.count(bodies, "the number of bodies", {"centers": centers})
+    body_a = arguments.index(body_a, "body_a", bodies)
+    body_b = arguments.index(body_b, "body_b", bodies)
+    if body_a == body_b:
+        raise ValueError("body_a and body_b must be different bodies")
+    depth, nx, ny, edge, vertex, edge_body, vertex_body = _find_contact(
+        positions, edge_ends, edge_boundary, body_a, body_b, particle_start, particle_count,
+        body_particles, edge_start, edge_count, body_edges, centers)
+    return float(depth), float(nx), float(ny), int(edge), int(vertex), int(edge_body), int(
+        vertex_body)
+
+
+@arguments.shows(_respond_vertex_edge)
+def respond_vertex_edge(positions: np.ndarray, inverse_mass, edge_ends, edge: int, vertex: int,
+                        normal_x: float, normal_y: float, depth: float,
+                        vertex_body_mass: float, edge_body_mass: float) -> float:
+    """Separate particle ``vertex`` from edge ``edge`` by ``depth`` (m) along the unit normal.
+
+    ``positions`` (n, 2) float64 (m) is updated in place; ``inverse_mass`` (n,) in 1/kg;
+    ``edge_ends`` (m, 2) particle indices; the two body masses in kg. Returns the edge
+    parameter t of the push, or −1 when nothing could move. Raises ``FloatingPointError``,
+    with ``positions`` restored, when the push overflows.
+    """
+    positions, inverse_mass = arguments.particles(positions, inverse_mass)
+    edge_ends = arguments.indices(edge_ends, "edge_ends", len(positions), 2, "positions")
+    edge = arguments.index(edge, "edge", len(edge_ends))
+    vertex = arguments.index(vertex, "vertex", len(positions))
+    if vertex in edge_ends[edge]:
+        raise ValueError(f"vertex {vertex} must not be an end of edge {edge}")
+    normal_x = _check.finite_scalar(normal_x, "normal_x")
+    normal_y = _check.finite_scalar(normal_y, "normal_y")
+    arguments.unit_length(normal_x, normal_y, "(normal_x, normal_y)")
+    depth = _check.non_negative_scalar(depth, "depth")
+    vertex_body_mass = _check.positive_scalar(vertex_body_mass, "vertex_body_mass")
+    edge_body_mass = _check.positive_scalar(edge_body_mass, "edge_body_mass")
+    return float(arguments.run_in_place(
+        _respond_vertex_edge,
+        (positions, inverse_mass, edge_ends, edge, vertex, normal_x, normal_y, depth,
+         vertex_body_mass, edge_body_mass),
+        {"positions": positions}, "positions and depth"))

@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from physbook import _check
 from physbook._jit import njit
 from physbook.constants import DEGENERATE_LENGTH
+from physbook.verlet import _arguments as arguments
 
 
 @njit
-def satisfy_edges(positions, inverse_mass, edge_ends, rest_length, edge_count):
+def _satisfy_edges(positions, inverse_mass, edge_ends, rest_length, edge_count):
     """Project every edge once, in order (Gauss–Seidel), onto its rest length; in place.
 
     Returns the largest |C| (m) met during the sweep, before each correction.
@@ -50,7 +54,7 @@ def satisfy_edges(positions, inverse_mass, edge_ends, rest_length, edge_count):
 
 
 @njit
-def satisfy_edges_compliant(
+def _satisfy_edges_compliant(
     positions, inverse_mass, edge_ends, rest_length, edge_count, multipliers, alpha_tilde
 ):
     """One XPBD sweep over the edges with compliance; in place.
@@ -92,7 +96,7 @@ def satisfy_edges_compliant(
 
 
 @njit
-def stretched_edges(positions, edge_ends, rest_length, tear_ratio, edge_count, torn):
+def _stretched_edges(positions, edge_ends, rest_length, tear_ratio, edge_count, torn):
     """Mark in ``torn`` the edges longer than ``tear_ratio`` × rest length; return how many."""
     count = 0
     for k in range(edge_count):
@@ -105,3 +109,47 @@ def stretched_edges(positions, edge_ends, rest_length, tear_ratio, edge_count, t
         if too_long:
             count += 1
     return count
+
+
+def _edge_arguments(positions, inverse_mass, edge_ends, rest_length, edge_count) -> tuple:
+    """The checked arguments shared by both edge sweeps."""
+    positions, inverse_mass = arguments.particles(positions, inverse_mass)
+    edge_ends = arguments.indices(edge_ends, "edge_ends", len(positions), 2, "positions")
+    rest_length = arguments.values(rest_length, "rest_length", minimum=0.0)
+    edge_count = arguments.count(edge_count, "edge_count",
+                                 {"edge_ends": edge_ends, "rest_length": rest_length})
+    return positions, inverse_mass, edge_ends, rest_length, edge_count
+
+
+@arguments.shows(_satisfy_edges)
+def satisfy_edges(positions: np.ndarray, inverse_mass, edge_ends, rest_length,
+                  edge_count: int) -> float:
+    """Project the first ``edge_count`` edges once, in order, onto their rest lengths.
+
+    ``positions`` (n, 2) float64 (m) is updated in place; ``inverse_mass`` (n,) in 1/kg;
+    ``edge_ends`` (m, 2) particle indices; ``rest_length`` (m,) in m. Returns the largest
+    |C| (m) met during the sweep. Raises ``FloatingPointError``, with ``positions`` restored,
+    when the sweep overflows.
+    """
+    checked = _edge_arguments(positions, inverse_mass, edge_ends, rest_length, edge_count)
+    return float(arguments.run_in_place(_satisfy_edges, checked, {"positions": checked[0]},
+                                        "positions and rest_length"))
+
+
+@arguments.shows(_satisfy_edges_compliant)
+def satisfy_edges_compliant(positions: np.ndarray, inverse_mass, edge_ends, rest_length,
+                            edge_count: int, multipliers: np.ndarray,
+                            alpha_tilde: float) -> float:
+    """One XPBD sweep over the first ``edge_count`` edges with α̃ = α / h² (1/kg).
+
+    As :func:`satisfy_edges`, with the Lagrange multipliers λ (N·s²) of the edges in
+    ``multipliers`` (m,) float64, also updated in place. Returns the largest |C| (m) met.
+    """
+    checked = _edge_arguments(positions, inverse_mass, edge_ends, rest_length, edge_count)
+    multipliers = arguments.in_place(multipliers, "multipliers")
+    arguments.count(edge_count, "edge_count", {"multipliers": multipliers})
+    alpha_tilde = _check.non_negative_scalar(alpha_tilde, "alpha_tilde")
+    return float(arguments.run_in_place(
+        _satisfy_edges_compliant, (*checked, multipliers, alpha_tilde),
+        {"positions": checked[0], "multipliers": multipliers},
+        "positions, rest_length, multipliers and alpha_tilde"))

@@ -11,11 +11,15 @@ particle (a constraint or a collision does) changes the velocity it carries into
 
 from __future__ import annotations
 
+import numpy as np
+
+from physbook import _check
 from physbook._jit import njit
+from physbook.verlet import _arguments as arguments
 
 
 @njit
-def integrate_particles(
+def _integrate_particles(
     positions, previous, force, inverse_mass, count, gravity_x, gravity_y, dt, damping
 ):
     """Advance ``count`` particles by one position Verlet step of ``dt`` seconds, in place.
@@ -43,7 +47,7 @@ def integrate_particles(
 
 
 @njit
-def keep_in_bounds(positions, inverse_mass, count, x_min, y_min, x_max, y_max):
+def _keep_in_bounds(positions, inverse_mass, count, x_min, y_min, x_max, y_max):
     """Clamp every free particle into the box [x_min, x_max] × [y_min, y_max] (m), in place.
 
     The walls are not bodies: a particle outside is put back on the wall. Its previous
@@ -63,3 +67,31 @@ def keep_in_bounds(positions, inverse_mass, count, x_min, y_min, x_max, y_max):
             positions[i, 1] = cy
             clamped += 1
     return clamped
+
+
+@arguments.shows(_integrate_particles)
+def integrate_particles(positions: np.ndarray, previous: np.ndarray, force, inverse_mass,
+                        count: int, gravity_x: float, gravity_y: float, dt: float,
+                        damping: float) -> None:
+    """Advance ``count`` particles by one position Verlet step of ``dt`` seconds, in place.
+
+    ``positions`` and ``previous`` are (n, 2) float64 arrays (m), updated in place; ``force``
+    (n, 2) in N and ``inverse_mass`` (n,) in 1/kg, 0 for a pinned particle; gravity in m/s²;
+    ``damping`` in [0, 1). Raises ``FloatingPointError``, with both arrays restored, when
+    the step overflows.
+    """
+    positions = arguments.in_place(positions, "positions", 2)
+    previous = arguments.in_place(previous, "previous", 2)
+    force = arguments.values(force, "force", 2)
+    inverse_mass = arguments.values(inverse_mass, "inverse_mass", minimum=0.0)
+    count = arguments.count(count, "count", {"positions": positions, "previous": previous,
+                                             "force": force, "inverse_mass": inverse_mass})
+    gravity_x = _check.finite_scalar(gravity_x, "gravity_x")
+    gravity_y = _check.finite_scalar(gravity_y, "gravity_y")
+    dt = _check.positive_scalar(dt, "dt")
+    damping = arguments.fraction(damping, "damping")
+    arguments.run_in_place(
+        _integrate_particles,
+        (positions, previous, force, inverse_mass, count, gravity_x, gravity_y, dt, damping),
+        {"positions": positions, "previous": previous},
+        "positions, previous, force, inverse_mass, gravity_x, gravity_y and dt")

@@ -8,11 +8,12 @@ position Verlet the velocity is x − x_prev.
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
 from physbook import _check
-from physbook.verlet.collide import find_contact, respond_vertex_edge, update_bodies
+from physbook.verlet.collide import _find_contact, _respond_vertex_edge, _update_bodies
 from physbook.verlet.handles import VerletBody, VerletContact, VerletSnapshot
 
 
@@ -22,12 +23,11 @@ class Interaction:
     def nearest_particle(self, point, max_distance: float = math.inf) -> int:
         """Index of the particle nearest to ``point`` (m), or −1 if none within ``max_distance``."""
         point = _check.vector(point, "point")
-        if isinstance(max_distance, bool) or not isinstance(max_distance, (int, float)) \
-                or not max_distance > 0.0:
-            raise ValueError(f"max_distance must be a positive number, got {max_distance!r}")
+        max_distance = _search_radius(max_distance)
         if self._particle_count == 0:
             return -1
-        distances = np.linalg.norm(self.positions - point, axis=1)
+        offsets = self.positions - point
+        distances = np.hypot(offsets[:, 0], offsets[:, 1])
         nearest = int(np.argmin(distances))
         return nearest if distances[nearest] <= max_distance else -1
 
@@ -44,7 +44,7 @@ class Interaction:
         """Move the grabbed particle to ``point`` (m); the move becomes its velocity."""
         if self._grabbed < 0:
             raise ValueError("no particle is grabbed: call grab(index) first")
-        point = _check.vector(point, "point")
+        point = self._within_reach(_check.vector(point, "point"), "point")
         self._previous[self._grabbed] = self._position[self._grabbed]
         self._position[self._grabbed] = point
 
@@ -63,7 +63,9 @@ class Interaction:
     def drag_along(self, index: int, path, dt: float, every: int = 1) -> list[VerletSnapshot]:
         """Grab particle ``index``, move it through the points of ``path`` (m), one step of
         ``dt`` s per point, and release it. Returns a snapshot every ``every`` steps."""
-        path = _check.points(path, "path").reshape(-1, 2)
+        path = self._within_reach(_check.points(path, "path").reshape(-1, 2), "path")
+        index = self._index(index, self._particle_count, "index")
+        _check.positive_scalar(dt, "dt")
         every = _check.positive_int(every, "every")
         self.grab(index)
         frames = []
@@ -77,20 +79,18 @@ class Interaction:
             self.release()
         return frames
 
-    def _update_bodies(self) -> None:
-        update_bodies(self._position, self._body_particle_start, self._body_particle_count,
-                      self._body_particles, self._body_count, self._centers, self._boxes)
+    def _refresh_bodies(self) -> None:
+        _update_bodies(self._position, self._body_particle_start, self._body_particle_count,
+                       self._body_particles, self._body_count, self._centers, self._boxes)
 
     def find_contact(self, body_a, body_b) -> VerletContact | None:
         """Run the separating-axis test on two bodies now; None when they do not overlap."""
-        a = body_a.index if isinstance(body_a, VerletBody) else body_a
-        b = body_b.index if isinstance(body_b, VerletBody) else body_b
-        a = self._index(a, self._body_count, "body_a")
-        b = self._index(b, self._body_count, "body_b")
+        a = self._body_row(body_a, "body_a")
+        b = self._body_row(body_b, "body_b")
         if a == b:
             raise ValueError("body_a and body_b must be different bodies")
-        self._update_bodies()
-        depth, nx, ny, edge, vertex, edge_body, vertex_body = find_contact(
+        self._refresh_bodies()
+        depth, nx, ny, edge, vertex, edge_body, vertex_body = _find_contact(
             self._position, self._edge_ends, self._boundary, a, b, self._body_particle_start,
             self._body_particle_count, self._body_particles, self._body_edge_start,
             self._body_edge_count, self._body_edges, self._centers)
@@ -99,11 +99,63 @@ class Interaction:
         return VerletContact(float(depth), np.array([nx, ny]), int(edge), int(vertex),
                              int(edge_body), int(vertex_body))
 
+    def _body_row(self, body, name: str) -> int:
+        """The row of ``body``: a handle on a body of this world, or a body index."""
+        if isinstance(body, VerletBody):
+            if body.world is not self:
+                raise ValueError(f"{name} is a body of another VerletWorld")
+            return body.index
+        return self._index(body, self._body_count, name)
+
     def respond(self, contact: VerletContact) -> float:
-        """Apply the vertex–edge response to ``contact`` now; return the edge parameter t."""
-        if not isinstance(contact, VerletContact):
-            raise TypeError("contact must be a VerletContact from find_contact")
-        return float(respond_vertex_edge(
+        """Apply the vertex–edge response to ``contact`` now; return the edge parameter t.
+
+        The contact must name bodies, an edge and a vertex of this world, as
+        :meth:`find_contact` does. Raises ``FloatingPointError``, with the positions
+        restored, when the push overflows.
+        """
+        _check.instance(contact, "contact", VerletContact, "a VerletContact from find_contact")
+        self._check_contact(contact)
+        moved = np.array([contact.vertex, *self._edge_ends[contact.edge]])
+        before = self._position[moved].copy()
+        t = float(_respond_vertex_edge(
             self._position, self._inverse_mass, self._edge_ends, contact.edge, contact.vertex,
             float(contact.normal[0]), float(contact.normal[1]), contact.depth,
             self._body_mass[contact.vertex_body], self._body_mass[contact.edge_body]))
+        if not np.isfinite(self._position[moved]).all():
+            self._position[moved] = before
+            raise FloatingPointError(f"contact.depth {contact.depth} m overflows the positions "
+                                     "it moves; they are restored")
+        return t
+
+    def _check_contact(self, contact: VerletContact) -> None:
+        """Refuse a contact whose bodies, edge or vertex are not those of this world."""
+        for name in ("edge_body", "vertex_body"):
+            body = getattr(contact, name)
+            if body >= self._body_count:
+                raise ValueError(f"contact.{name} must be a body of this world "
+                                 f"[0, {self._body_count}), got {body}")
+        edge_body = VerletBody(self, contact.edge_body)
+        boundary = edge_body.edges[self._boundary[edge_body.edges]]
+        if contact.edge not in boundary:
+            raise ValueError(f"contact.edge {contact.edge} must be a boundary edge of "
+                             f"contact.edge_body {contact.edge_body}")
+        if contact.vertex not in VerletBody(self, contact.vertex_body).particles:
+            raise ValueError(f"contact.vertex {contact.vertex} must be a particle of "
+                             f"contact.vertex_body {contact.vertex_body}")
+        if contact.vertex in self._edge_ends[contact.edge]:
+            raise ValueError(f"contact.vertex {contact.vertex} must not be an end of "
+                             f"contact.edge {contact.edge}")
+
+
+def _search_radius(value) -> float:
+    """``max_distance`` as a float: a positive real number, inf allowed (no limit)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"max_distance must be a real number, got {type(value).__name__}")
+    try:
+        value = float(value)
+    except OverflowError:  # an int such as 10**400: beyond every float distance
+        value = math.inf if value > 0 else -math.inf
+    if not value > 0.0:
+        raise ValueError(f"max_distance must be positive (inf for no limit), got {value}")
+    return value

@@ -16,11 +16,13 @@ import numpy as np
 from physbook import _check
 from physbook._buffers import grown
 from physbook.constants import MINIMUM_EDGE_LENGTH
-from physbook.verlet.constraints import stretched_edges
-from physbook.verlet.factories import ShapeFactories
+from physbook.verlet import _arguments as arguments
+from physbook.verlet._outline import convex_orientation, outline_order, points_outside
+from physbook.verlet.constraints import _stretched_edges
+from physbook.verlet.factories import COORDINATE_LIMIT, ShapeFactories
 from physbook.verlet.handles import VerletBody, VerletSnapshot
 from physbook.verlet.interaction import Interaction
-from physbook.verlet.solver import step_world
+from physbook.verlet.solver import _compliance_per_substep, _step_world, _substep_length
 
 SOLVERS = ("verlet", "xpbd")
 
@@ -154,10 +156,7 @@ class VerletWorld(ShapeFactories, Interaction):
 
     @damping.setter
     def damping(self, value: float) -> None:
-        value = _check.non_negative_scalar(value, "damping")
-        if value >= 1.0:
-            raise ValueError(f"damping must be below 1, got {value}")
-        self._damping = value
+        self._damping = arguments.fraction(value, "damping")
 
     @property
     def bounds(self) -> tuple | None:
@@ -169,12 +168,7 @@ class VerletWorld(ShapeFactories, Interaction):
         if value is None:
             self._bounds = None
             return
-        box = _check.finite_array(value, "bounds")
-        if box.shape != (4,):
-            raise ValueError(f"bounds must be (x_min, y_min, x_max, y_max), got shape {box.shape}")
-        if not (box[0] < box[2] and box[1] < box[3]):
-            raise ValueError(f"bounds must have x_min < x_max and y_min < y_max, got {box}")
-        self._bounds = box
+        self._bounds = arguments.bounds_box(value, "bounds")
 
     # ----------------------------------------------------------------- state views
     @property
@@ -251,14 +245,39 @@ class VerletWorld(ShapeFactories, Interaction):
         return value
 
     def _particle_indices(self, values, name: str) -> np.ndarray:
-        indices = np.asarray(values)
-        if indices.ndim != 1 or not np.issubdtype(indices.dtype, np.integer):
+        try:
+            indices = np.atleast_1d(values)
+        except (TypeError, ValueError):  # ragged nesting
+            raise TypeError(f"{name} must be a 1D sequence of integer indices") from None
+        if indices.ndim == 1 and indices.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        if indices.ndim != 1 or indices.dtype.kind not in "iu":
             raise TypeError(f"{name} must be a 1D sequence of integer indices")
         if np.any((indices < 0) | (indices >= self._particle_count)):
             raise ValueError(f"{name} must index existing particles [0, {self._particle_count})")
         return indices.astype(np.int64)
 
     # ----------------------------------------------------------------- particles
+    @staticmethod
+    def _particle_mass(mass, count: int) -> float:
+        """Each of ``count`` particles' share of ``mass`` (kg); its inverse must be finite."""
+        mass = _check.positive_scalar(mass, "mass")
+        share = mass / count
+        if not math.isfinite(1.0 / share):
+            raise ValueError(f"mass must leave each of its {count} particle(s) a mass whose "
+                             f"inverse 1/m is finite, got {mass} kg")
+        return share
+
+    @staticmethod
+    def _within_reach(points: np.ndarray, names: str) -> np.ndarray:
+        """``points`` if every coordinate is finite and within ±``COORDINATE_LIMIT`` m."""
+        with np.errstate(invalid="ignore"):
+            reach = np.max(np.abs(points)) if points.size else 0.0
+        if not reach <= COORDINATE_LIMIT:
+            raise ValueError(f"{names} must place every particle within ±{COORDINATE_LIMIT:g} m "
+                             f"(so that squared distances stay finite), got {reach:g} m")
+        return points
+
     def _append_particles(self, points: np.ndarray, mass: float, pinned: bool) -> np.ndarray:
         n = len(points)
         first = self._particle_count
@@ -284,8 +303,8 @@ class VerletWorld(ShapeFactories, Interaction):
 
         A pinned particle never moves (inverse mass 0) until it is unpinned.
         """
-        position = _check.vector(position, "position")
-        mass = _check.positive_scalar(mass, "mass")
+        position = self._within_reach(_check.vector(position, "position"), "position")
+        mass = self._particle_mass(mass, 1)
         pinned = _check.flag(pinned, "pinned")
         return int(self._append_particles(position[None, :], mass, pinned)[0])
 
@@ -302,38 +321,72 @@ class VerletWorld(ShapeFactories, Interaction):
     def apply_force(self, index: int, force) -> None:
         """Add ``force`` (N) to particle ``index`` for the next step only."""
         index = self._index(index, self._particle_count, "index")
-        self._force[index] += _check.vector(force, "force")
+        force = _check.vector(force, "force")
+        with np.errstate(over="ignore"):
+            total = self._force[index] + force
+        if not np.isfinite(total).all():
+            raise FloatingPointError(f"force: the total force on particle {index} overflows "
+                                     f"({self._force[index]} N + {force} N)")
+        self._force[index] = total
 
     def set_velocity(self, indices, velocity, dt: float) -> None:
         """Give particles ``velocity`` (m/s) for steps of ``dt`` s: x_prev ← x − v h.
 
         h = dt / substeps is the (sub)step over which the implicit velocity x − x_prev acts.
         """
-        indices = self._particle_indices(np.atleast_1d(indices), "indices")
+        indices = self._particle_indices(indices, "indices")
         velocity = _check.points(velocity, "velocity")
-        h = _check.positive_scalar(dt, "dt") / self.substeps
-        self._previous[indices] = self._position[indices] - velocity * h
+        if velocity.ndim == 2 and len(velocity) != len(indices):
+            raise ValueError(f"velocity must be one (2,) vector or one row per index "
+                             f"({len(indices)}), got shape {velocity.shape}")
+        h = _substep_length(_check.positive_scalar(dt, "dt"), self.substeps)
+        with np.errstate(over="ignore", invalid="ignore"):
+            previous = self._position[indices] - velocity * h
+        if not np.isfinite(previous).all():
+            raise FloatingPointError("velocity × dt overflows: the particles' previous "
+                                     "positions x − v h would not be finite")
+        self._previous[indices] = previous
 
     def velocities(self, dt: float) -> np.ndarray:
         """Implicit particle velocities (x − x_prev) / h (m/s), h = dt / substeps; shape (n, 2)."""
-        h = _check.positive_scalar(dt, "dt") / self.substeps
-        return (self.positions - self.previous_positions) / h
+        h = _substep_length(_check.positive_scalar(dt, "dt"), self.substeps)
+        with np.errstate(over="ignore", invalid="ignore"):
+            velocities = (self.positions - self.previous_positions) / h
+        return arguments.finite_result(velocities, f"velocity over dt = {dt} s")
 
     def momentum(self, dt: float) -> np.ndarray:
         """Total linear momentum Σ m v (kg·m/s) of the particles for steps of ``dt`` s."""
-        return self.masses @ self.velocities(dt)
+        velocities = self.velocities(dt)
+        with np.errstate(over="ignore", invalid="ignore"):
+            momentum = self.masses @ velocities
+        return arguments.finite_result(momentum, "momentum")
 
     # ----------------------------------------------------------------- edges
-    def _append_edges(self, ends: np.ndarray, boundary: bool, tear_ratio: float) -> np.ndarray:
+    @staticmethod
+    def _rest_lengths(offsets: np.ndarray, names: str) -> np.ndarray:
+        """Rest lengths (m) of edges spanning ``offsets`` (k, 2), made from ``names``.
+
+        Factories check their edges with it before they add any particle, so that a refused
+        shape leaves nothing behind.
+        """
+        # the kernels' own √(dx² + dy²), so that a resting edge has zero error to the last bit
+        lengths = np.linalg.norm(offsets, axis=1)
+        if not np.isfinite(lengths ** 2).all():
+            raise ValueError(f"{names} give an edge whose squared length overflows: its "
+                             "particles must lie within 1e154 m of each other")
+        if np.any(lengths < MINIMUM_EDGE_LENGTH):
+            raise ValueError(
+                f"{names} give an edge shorter than {MINIMUM_EDGE_LENGTH} m: its particles lie "
+                "on top of each other (zero-length edge)")
+        return lengths
+
+    def _append_edges(self, ends: np.ndarray, boundary: bool, tear_ratio: float,
+                      names: str = "the particles") -> np.ndarray:
         ends = np.asarray(ends, dtype=np.int64).reshape(-1, 2)
         if np.any(ends[:, 0] == ends[:, 1]):
             raise ValueError("an edge must join two different particles")
-        lengths = np.linalg.norm(self._position[ends[:, 1]] - self._position[ends[:, 0]], axis=1)
-        if np.any(lengths < MINIMUM_EDGE_LENGTH):
-            raise ValueError(
-                f"an edge must have a rest length of at least {MINIMUM_EDGE_LENGTH} m: its "
-                "particles lie on top of each other (zero-length edge)"
-            )
+        lengths = self._rest_lengths(self._position[ends[:, 1]] - self._position[ends[:, 0]],
+                                     names)
         first = self._edge_count
         needed = first + len(ends)
         self._edge_ends = grown(self._edge_ends, needed)
@@ -372,7 +425,8 @@ class VerletWorld(ShapeFactories, Interaction):
         j = self._index(j, self._particle_count, "j")
         boundary = _check.flag(boundary, "boundary")
         tear_ratio = self._tear_ratio_value(tear_ratio)
-        return int(self._append_edges(np.array([[i, j]]), boundary, tear_ratio)[0])
+        return int(self._append_edges(np.array([[i, j]]), boundary, tear_ratio,
+                                      "particles i and j")[0])
 
     def edge_lengths(self) -> np.ndarray:
         """Current length of each edge (m), shape (m,)."""
@@ -405,24 +459,28 @@ class VerletWorld(ShapeFactories, Interaction):
         """Group existing particles and edges into a convex body that collides.
 
         ``mass`` (kg) shares collision pushes between bodies; by default it is the sum of the
-        particle masses. The body's boundary edges must outline a convex shape.
+        particle masses. The body's boundary edges must close one convex outline: turning
+        strictly the same way at each of its particles (no three in a line) and going round
+        once. Its other particles must lie on or inside that outline.
         """
         particles = self._particle_indices(particles, "particles")
-        edges = np.asarray(edges)
-        if edges.ndim != 1 or not np.issubdtype(edges.dtype, np.integer):
-            raise TypeError("edges must be a 1D sequence of integer edge indices")
-        if np.any((edges < 0) | (edges >= self._edge_count)):
-            raise ValueError(f"edges must index existing edges [0, {self._edge_count})")
+        edges = self._edge_indices(edges, "edges")
         if len(np.unique(particles)) != len(particles) or len(particles) < 3:
-            raise ValueError("a body needs at least 3 distinct particles")
+            raise ValueError("particles: a body needs at least 3 distinct particles")
+        if len(np.unique(edges)) != len(edges):
+            raise ValueError("edges must not repeat an edge")
         if not np.all(np.isin(self._edge_ends[edges], particles)):
-            raise ValueError("every edge of a body must join two of its particles")
-        if not np.any(self._boundary[edges]):
-            raise ValueError("a body needs at least one boundary edge")
+            raise ValueError("edges: every edge of a body must join two of its particles")
         if np.any(np.isfinite(self._tear_ratio[edges])):
-            raise ValueError("a body's edges cannot tear (give them no tear_ratio)")
+            raise ValueError("edges: a body's edges cannot tear (give them no tear_ratio)")
+        outline = outline_order(self._edge_ends[edges[self._boundary[edges]]])
+        self._check_convex_body(outline, particles)
         if mass is None:
-            mass = float(self._mass[particles].sum())
+            with np.errstate(over="ignore"):
+                mass = float(self._mass[particles].sum())
+            if not math.isfinite(mass):
+                raise ValueError("mass: the particles' masses add up beyond float range; "
+                                 "give the body a mass")
         mass = _check.positive_scalar(mass, "mass")
         # boundary edges first: the collision loop meets them first
         edges = np.concatenate([edges[self._boundary[edges]], edges[~self._boundary[edges]]])
@@ -449,20 +507,56 @@ class VerletWorld(ShapeFactories, Interaction):
         self._body_count = b + 1
         return VerletBody(self, b)
 
+    def _edge_indices(self, values, name: str) -> np.ndarray:
+        try:
+            edges = np.asarray(values)
+        except (TypeError, ValueError):  # ragged nesting
+            raise TypeError(f"{name} must be a 1D sequence of integer edge indices") from None
+        if edges.ndim != 1 or edges.dtype.kind not in "iu":
+            raise TypeError(f"{name} must be a 1D sequence of integer edge indices")
+        if np.any((edges < 0) | (edges >= self._edge_count)):
+            raise ValueError(f"{name} must index existing edges [0, {self._edge_count})")
+        return edges.astype(np.int64)
+
+    def _check_convex_body(self, outline: np.ndarray, particles: np.ndarray) -> None:
+        """Refuse a body whose outline is not convex, or with a particle outside it.
+
+        The separating-axis test takes its axes from the outline's edges and projects every
+        particle of the body: it is exact only for a convex outline holding all of them.
+        """
+        points = self._position[outline]
+        orientation = convex_orientation(points, outline)
+        inner = np.setdiff1d(particles, outline)
+        outside = points_outside(points, orientation, self._position[inner])
+        if len(outside):
+            raise ValueError(f"particles: particle {inner[outside[0]]} lies outside the body's "
+                             "outline; every particle of a body must be on or inside it")
+
     # ----------------------------------------------------------------- stepping
     def step(self, dt: float) -> None:
         """Advance the world by ``dt`` seconds.
 
         Forces → position Verlet → ``iterations`` × (walls, edges, collisions), once per
         substep; then edges stretched past their tear ratio are removed and forces cleared.
+
+        A step that overflows (huge gravity, forces, dt or compliance) raises
+        ``FloatingPointError`` naming the particle and the quantity, and leaves the world as
+        it was before the step, applied forces included.
         """
         dt = _check.positive_scalar(dt, "dt")
+        h = _substep_length(dt, self.substeps)
+        if self.solver == "xpbd":
+            _compliance_per_substep(self.compliance, h)
         n = self._particle_count
-        state_ok = np.isfinite(self._position[:n]).all() and np.isfinite(self._previous[:n]).all()
-        if not state_ok:
-            raise ValueError("particle positions must be finite (a NaN or inf was written)")
+        written = _first_non_finite({"positions": self._position[:n],
+                                     "previous_positions": self._previous[:n]})
+        if written is not None:
+            name, index = written
+            raise ValueError(f"{name} must be finite: particle {index} holds NaN or inf, "
+                             "written into the live view")
+        saved = {name: array.copy() for name, array in self._step_output().items()}
         bounds = self._bounds if self._bounds is not None else np.zeros(4)
-        self.last_responses = int(step_world(
+        responses = int(_step_world(
             self._position, self._previous, self._force, self._inverse_mass, n,
             float(self._gravity[0]), float(self._gravity[1]), dt, self.damping, self.substeps,
             self._iterations, self.solver == "xpbd", self.compliance, self._multipliers,
@@ -471,14 +565,45 @@ class VerletWorld(ShapeFactories, Interaction):
             self._body_particle_count, self._body_particles, self._body_edge_start,
             self._body_edge_count, self._body_edges, self._body_mass, self._body_count,
             self._centers, self._boxes))
+        self._refuse_non_finite_step(saved, dt)
+        self.last_responses = responses
         self._force[:n] = 0.0
         if self._tearable and self._edge_count:
             torn = np.zeros(self._edge_count, dtype=np.bool_)
-            count = stretched_edges(self._position, self._edge_ends, self._rest_length,
-                                    self._tear_ratio, self._edge_count, torn)
+            count = _stretched_edges(self._position, self._edge_ends, self._rest_length,
+                                     self._tear_ratio, self._edge_count, torn)
             if count:
                 self._remove_edges(torn)
                 self.torn_edges += int(count)
+
+    def _step_output(self) -> dict[str, np.ndarray]:
+        """Views of the rows a step writes."""
+        n, b = self._particle_count, self._body_count
+        return {"positions": self._position[:n], "previous": self._previous[:n],
+                "multipliers": self._multipliers[: self._edge_count],
+                "centers": self._centers[:b], "boxes": self._boxes[:b]}
+
+    def _refuse_non_finite_step(self, saved: dict[str, np.ndarray], dt: float) -> None:
+        """Undo a step that overflowed to NaN or inf, and say where.
+
+        One vectorised pass over what the step wrote; on failure every written array gets
+        its saved rows back, so the world is exactly as before the step.
+        """
+        n = self._particle_count
+        position, previous = self._position[:n], self._previous[:n]
+        with np.errstate(over="ignore", invalid="ignore"):
+            motion = position - previous
+        failure = _first_non_finite({"position": position, "previous position": previous,
+                                     "velocity (x − x_prev)": motion})
+        if failure is None:
+            return
+        for name, array in self._step_output().items():
+            array[...] = saved[name]
+        quantity, index = failure
+        raise FloatingPointError(
+            f"the step of dt = {dt} s overflowed: particle {index}'s {quantity} became NaN or "
+            "inf (look at gravity, applied forces, dt and compliance); the world is as it "
+            "was before the step")
 
     def snapshot(self) -> VerletSnapshot:
         """A copy of what an animation frame draws."""
@@ -489,6 +614,7 @@ class VerletWorld(ShapeFactories, Interaction):
     def record(self, steps: int, dt: float, every: int = 1) -> list[VerletSnapshot]:
         """Step ``steps`` times and return the start plus a snapshot every ``every`` steps."""
         steps = _check.non_negative_int(steps, "steps")
+        _check.positive_scalar(dt, "dt")
         every = _check.positive_int(every, "every")
         frames = [self.snapshot()]
         for k in range(1, steps + 1):
@@ -500,3 +626,12 @@ class VerletWorld(ShapeFactories, Interaction):
     def __repr__(self) -> str:
         return (f"VerletWorld(particles={self._particle_count}, edges={self._edge_count}, "
                 f"bodies={self._body_count}, solver={self.solver!r})")
+
+
+def _first_non_finite(arrays: dict[str, np.ndarray]) -> tuple[str, int] | None:
+    """The name and first row of the first (n, 2) array holding NaN or inf, else None."""
+    for name, array in arrays.items():
+        finite = np.isfinite(array)
+        if not finite.all():
+            return name, int(np.flatnonzero(~finite.all(axis=1))[0])
+    return None
