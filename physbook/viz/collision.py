@@ -9,6 +9,7 @@ Shapes are drawn from their support functions, so any convex shape with a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -20,6 +21,7 @@ from physbook.collision.manifold import Manifold
 from physbook.collision.sat import SatResult, clipping_steps, sat_axes, sat_query
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
+from physbook.viz import _arguments
 from physbook.viz.vectors import draw_vector, plane
 
 #: Colours of shape A, shape B, and the contact (normal, points, depth).
@@ -29,33 +31,43 @@ COLOR_CONTACT = "C3"
 
 
 def convex_hull(points) -> np.ndarray:
-    """Counter-clockwise convex hull of (N, 2) points (Andrew's monotone chain)."""
-    points = np.unique(np.asarray(points, dtype=float).reshape(-1, 2), axis=0)
+    """Counter-clockwise convex hull of (N, 2) points (Andrew's monotone chain).
+
+    Returns the hull's corners, a subset of the distinct ``points``; fewer than three
+    distinct points are returned as they are.
+    """
+    points = np.unique(_check.points(points, "points").reshape(-1, 2), axis=0)
     if len(points) < 3:
         return points
+    # The turn tests run on the points scaled into [-1, 1]: a hull does not change with
+    # scale, and there the differences and cross products cannot overflow.
+    scaled = np.ldexp(points, -np.frexp(np.max(np.abs(points)))[1])  # exact: a power of 2
 
-    def half(sequence):
-        chain: list[np.ndarray] = []
-        for p in sequence:
+    def half(order):
+        chain: list[int] = []
+        for k in order:
             while len(chain) >= 2:
-                u, v = chain[-1] - chain[-2], p - chain[-2]
+                u, v = scaled[chain[-1]] - scaled[chain[-2]], scaled[k] - scaled[chain[-2]]
                 if u[0] * v[1] - u[1] * v[0] > 0.0:  # a left turn: keep it
                     break
                 chain.pop()
-            chain.append(p)
+            chain.append(k)
         return chain
 
-    lower, upper = half(points), half(points[::-1])
-    return np.array(lower[:-1] + upper[:-1])
+    order = range(len(points))
+    lower, upper = half(order), half(reversed(order))
+    return points[lower[:-1] + upper[:-1]]
 
 
 def outline(shape, transform: Transform | None = None, samples: int = 180) -> np.ndarray:
     """World points around a convex shape: a polygon's vertices, else support points.
 
     A shape known only by its support function is traced by its support points in
-    ``samples`` directions around the circle.
+    ``samples`` directions around the circle (3 to 3600).
     """
-    transform = Transform() if transform is None else transform
+    shape = _arguments.convex(shape, "shape")
+    transform = _arguments.transform(transform, "transform")
+    samples = _arguments.samples(samples)
     if isinstance(shape, Polygon):
         return transform.to_world(shape.vertices)
     angles = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
@@ -70,10 +82,14 @@ def minkowski_difference(shape_a, xf_a: Transform, shape_b, xf_b: Transform,
     For two polygons it is exact: the hull of every difference of vertices. Otherwise it is
     traced by support points s_A(d) − s_B(−d) in ``samples`` directions.
     """
+    _pair(shape_a, xf_a, shape_b, xf_b)
+    samples = _arguments.samples(samples)
     if isinstance(shape_a, Polygon) and isinstance(shape_b, Polygon):
         a = xf_a.to_world(shape_a.vertices)
         b = xf_b.to_world(shape_b.vertices)
-        return convex_hull((a[:, None, :] - b[None, :, :]).reshape(-1, 2))
+        differences = _arguments.finite(lambda: (a[:, None, :] - b[None, :, :]).reshape(-1, 2),
+                                        "A ⊖ B, the shapes posed by xf_a and xf_b,")
+        return convex_hull(differences)
     angles = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
     return np.array([minkowski_support(shape_a, xf_a, shape_b, xf_b,
                                        (np.cos(t), np.sin(t))) for t in angles])
@@ -82,6 +98,10 @@ def minkowski_difference(shape_a, xf_a: Transform, shape_b, xf_b: Transform,
 def draw_convex(ax: Axes, shape, transform: Transform | None = None, *, color: str = COLOR_A,
                 label: str | None = None, alpha: float = 0.25, samples: int = 180):
     """Fill and outline a convex shape in its pose; a circle also shows its centre."""
+    ax = _arguments.axes(ax)
+    color = _arguments.colour(color, "color")
+    label = _arguments.text(label, "label")
+    alpha = _arguments.fraction(alpha, "alpha")
     points = outline(shape, transform, samples)
     patch = PolygonPatch(points, closed=True, facecolor=color, edgecolor=color, alpha=alpha,
                          lw=0)
@@ -102,10 +122,14 @@ def draw_manifold(ax: Axes, manifold: Manifold | None, *, color: str = COLOR_CON
 
     Each point is midway between the two surfaces, so a bar of length ``depth`` along the
     normal, centred on it, runs from one surface to the other. The normal (A to B) is an
-    arrow of length ``arrow`` (m) from the first point.
+    arrow of length ``arrow`` (m) from the middle of the points.
     """
+    ax = _arguments.axes(ax)
+    color = _arguments.colour(color, "color")
+    arrow = _check.non_negative_scalar(arrow, "arrow")
     if manifold is None:
         return
+    _manifold(manifold, "manifold")
     for point, depth in zip(manifold.points, manifold.depths, strict=True):
         half = 0.5 * depth * manifold.normal
         ax.plot([point[0] - half[0], point[0] + half[0]],
@@ -120,6 +144,10 @@ def draw_pair(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform,
               manifold: Manifold | None = None, *, limits: Sequence[float] | None = None,
               title: str | None = None) -> Axes:
     """Draw shapes A (blue) and B (orange) and, if given, their manifold."""
+    ax = _arguments.axes(ax)
+    _pair(shape_a, xf_a, shape_b, xf_b)
+    _manifold(manifold, "manifold", optional=True)
+    title = _arguments.text(title, "title")
     plane(ax, limits)
     draw_convex(ax, shape_a, xf_a, color=COLOR_A, label="A")
     draw_convex(ax, shape_b, xf_b, color=COLOR_B, label="B")
@@ -147,9 +175,34 @@ def plot_sat(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
 
     table = sat_axes(shape_a, xf_a, shape_b, xf_b)
     best = sat_query(shape_a, xf_a, shape_b, xf_b)
-    k_best = int(np.argmin(table.overlaps))
+    if limits is not None:
+        limits = _arguments.limits(limits)
+    figsize = _arguments.figsize(figsize)
     fig, (left, right) = plt.subplots(1, 2, figsize=figsize,
                                       gridspec_kw={"width_ratios": [1.0, 1.2]})
+    with _closed_on_error(fig):
+        _draw_sat_panels(left, right, table, best, (shape_a, xf_a, shape_b, xf_b), limits)
+        fig.tight_layout()
+    return fig
+
+
+@contextmanager
+def _closed_on_error(fig):
+    """Close ``fig`` if drawing it fails, so that no half-drawn figure stays open."""
+    import matplotlib.pyplot as plt
+
+    try:
+        yield fig
+    except BaseException:
+        plt.close(fig)
+        raise
+
+
+def _draw_sat_panels(left: Axes, right: Axes, table, best: SatResult, pair: tuple,
+                     limits) -> None:
+    """The two panels of :func:`plot_sat`: the axes on the shapes, the intervals on them."""
+    shape_a, xf_a, shape_b, xf_b = pair
+    k_best = int(np.argmin(table.overlaps))
     draw_pair(left, shape_a, xf_a, shape_b, xf_b, limits=limits)
     middle = 0.5 * (outline(shape_a, xf_a).mean(axis=0) + outline(shape_b, xf_b).mean(axis=0))
     for k, axis in enumerate(table.axes):
@@ -178,8 +231,6 @@ def plot_sat(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     verdict = (f"overlap: least depth {best.depth:.3f} m" if best.depth > 0.0
                else "separated: an axis with a gap exists")
     right.set_title(verdict, fontsize=10)
-    fig.tight_layout()
-    return fig
 
 
 def draw_sat_axis(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
@@ -194,6 +245,7 @@ def draw_sat_axis(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform, 
     intervals: green when it is a gap (the axis separates the shapes), red when it is an
     overlap (its length is the depth). Returns the :func:`physbook.sat_query` result.
     """
+    ax = _arguments.axes(ax)
     clearance = _check.positive_scalar(clearance, "clearance")
     table = sat_axes(shape_a, xf_a, shape_b, xf_b)
     best = sat_query(shape_a, xf_a, shape_b, xf_b)
@@ -250,8 +302,25 @@ def plot_clipping(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon, xf_b:
     """
     import matplotlib.pyplot as plt
 
+    _check.instance(polygon_a, "polygon_a", Polygon, "a Polygon")
+    _check.instance(polygon_b, "polygon_b", Polygon, "a Polygon")
     steps = clipping_steps(polygon_a, xf_a, polygon_b, xf_b)
+    _manifold(manifold, "manifold", optional=True)
+    if limits is not None:
+        limits = _arguments.limits(limits)
+    figsize = _arguments.figsize(figsize)
     fig, panels = plt.subplots(1, 3, figsize=figsize, sharex=True, sharey=True)
+    with _closed_on_error(fig):
+        _draw_clipping_panels(panels, steps, (polygon_a, xf_a, polygon_b, xf_b), manifold,
+                              limits)
+        fig.tight_layout()
+    return fig
+
+
+def _draw_clipping_panels(panels, steps, pair: tuple, manifold: Manifold | None,
+                          limits) -> None:
+    """The three panels of :func:`plot_clipping`, one per stage of the clipping."""
+    polygon_a, xf_a, polygon_b, xf_b = pair
     reference_color = COLOR_A if steps.reference == 0 else COLOR_B
     incident_color = COLOR_B if steps.reference == 0 else COLOR_A
     titles = ("1. reference face (thick) and incident face",
@@ -277,8 +346,6 @@ def plot_clipping(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon, xf_b:
             draw_manifold(ax, manifold)
         ax.set_xlim(*panels[0].get_xlim())
         ax.set_ylim(*panels[0].get_ylim())
-    fig.tight_layout()
-    return fig
 
 
 # ----------------------------------------------------------------------------------------
@@ -288,6 +355,8 @@ def plot_clipping(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon, xf_b:
 def draw_minkowski(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
                    color: str = "C4", samples: int = 180) -> np.ndarray:
     """Fill A ⊖ B and mark the origin; returns the outline's points."""
+    ax = _arguments.axes(ax)
+    color = _arguments.colour(color, "color")
     points = minkowski_difference(shape_a, xf_a, shape_b, xf_b, samples)
     ax.add_patch(PolygonPatch(points, closed=True, facecolor=color, alpha=0.18,
                               edgecolor=color, lw=1.5, label="A ⊖ B"))
@@ -301,6 +370,9 @@ def draw_minkowski(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform,
 
 def draw_gjk_step(ax: Axes, step: GjkStep, *, color: str = "C3") -> None:
     """One GJK iteration: the simplex, its point v nearest the origin, the new support w."""
+    ax = _arguments.axes(ax)
+    step = _gjk_step(step)
+    color = _arguments.colour(color, "color")
     simplex = step.simplex
     closed = np.vstack([simplex, simplex[:1]]) if len(simplex) > 2 else simplex
     if len(simplex) > 2:
@@ -315,6 +387,9 @@ def draw_gjk_step(ax: Axes, step: GjkStep, *, color: str = "C3") -> None:
 
 def draw_epa_step(ax: Axes, step: EpaStep, *, color: str = "C3") -> None:
     """One EPA iteration: the polytope, its edge nearest the origin, the new support point."""
+    ax = _arguments.axes(ax)
+    step = _epa_step(step)
+    color = _arguments.colour(color, "color")
     polytope = step.polytope
     closed = np.vstack([polytope, polytope[:1]])
     ax.add_patch(PolygonPatch(polytope, closed=True, facecolor=color, alpha=0.15, lw=0))
@@ -323,3 +398,46 @@ def draw_epa_step(ax: Axes, step: EpaStep, *, color: str = "C3") -> None:
     edge = np.array([polytope[step.edge], polytope[(step.edge + 1) % len(polytope)]])
     ax.plot(edge[:, 0], edge[:, 1], color="k", lw=3, label="edge nearest the origin")
     ax.plot(*step.support, "*", color="C2", markersize=13, label="support along its normal")
+
+
+def _pair(shape_a, xf_a, shape_b, xf_b) -> None:
+    """Check two convex shapes and their poses, named as the drawing functions name them."""
+    _arguments.convex(shape_a, "shape_a")
+    _check.instance(xf_a, "xf_a", Transform, "a Transform")
+    _arguments.convex(shape_b, "shape_b")
+    _check.instance(xf_b, "xf_b", Transform, "a Transform")
+
+
+def _manifold(value, name: str, optional: bool = False) -> Manifold | None:
+    """A :class:`~physbook.collision.manifold.Manifold` with finite arrays of 1 or 2 points
+    (None too, with ``optional``)."""
+    if value is None and optional:
+        return None
+    _check.instance(value, name, Manifold, "a Manifold" + (" or None" if optional else ""))
+    _check.vector(value.normal, f"{name}.normal")
+    points = _arguments.rows(value.points, f"{name}.points", (-1, 2))
+    if not 1 <= len(points) <= 2:
+        raise ValueError(f"{name} must have 1 or 2 points, got {len(points)}")
+    _arguments.rows(value.depths, f"{name}.depths", (len(points),))
+    return value
+
+
+def _gjk_step(step) -> GjkStep:
+    """``step`` checked: a GjkStep of 1 to 3 finite simplex points and finite points."""
+    step = _check.instance(step, "step", GjkStep, "a GjkStep (from the trace of gjk)")
+    simplex = _arguments.rows(step.simplex, "step.simplex", (-1, 2))
+    if not 1 <= len(simplex) <= 3:
+        raise ValueError(f"step.simplex must hold 1 to 3 points, got {len(simplex)}")
+    closest = _check.vector(step.closest, "step.closest")
+    support = None if step.support is None else _check.vector(step.support, "step.support")
+    return GjkStep(simplex, closest, support)
+
+
+def _epa_step(step) -> EpaStep:
+    """``step`` checked: an EpaStep whose edge is one of its polytope's, finite points."""
+    step = _check.instance(step, "step", EpaStep, "an EpaStep (from the trace of epa)")
+    polytope = _arguments.rows(step.polytope, "step.polytope", (-1, 2))
+    if len(polytope) < 3:
+        raise ValueError(f"step.polytope must hold at least 3 points, got {len(polytope)}")
+    edge = _check.integer(step.edge, "step.edge", 0, len(polytope) - 1)
+    return EpaStep(polytope, edge, _check.vector(step.support, "step.support"))

@@ -9,11 +9,14 @@ import inspect
 import itertools
 import math
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from importlib import metadata
 
 import matplotlib
 import numpy as np
+
+from physbook import _check
+from physbook.viz import _arguments
 
 #: Oldest versions the book is tested with; older ones get an actionable message.
 MINIMUM_VERSIONS = {
@@ -86,7 +89,13 @@ def show_source(obj) -> object:
     from pygments.lexers import PythonLexer
 
     target = getattr(obj, "py_func", obj)  # numba dispatchers keep the Python function here
-    source = inspect.getsource(target)
+    try:
+        source = inspect.getsource(target)
+    except TypeError:
+        raise TypeError(f"obj must be a function, class or method written in Python, got "
+                        f"{type(obj).__name__}") from None
+    except OSError as error:  # e.g. a function typed into an interactive session
+        raise ValueError(f"obj has no source file to show: {error}") from None
     module = inspect.getmodule(target)
     where = f"{module.__name__}" if module else ""
     formatter = HtmlFormatter(noclasses=True, style="friendly")
@@ -116,13 +125,17 @@ def animate(
     Parameters
     ----------
     frames
-        The recording, one item per frame (any objects ``draw`` understands).
+        The recording, one item per frame (any objects ``draw`` understands): a list,
+        tuple, range or array, not empty.
     draw
         ``draw(ax, frame)`` draws one frame on a freshly cleared axis.
     fps
-        Playback frames per second of the kept frames.
+        Playback frames per second of the kept frames, 0.001 to 1000.
     max_frames
-        The frame budget: longer recordings are subsampled evenly to this many frames.
+        The frame budget, 2 or more: longer recordings are subsampled evenly to this many
+        frames.
+    figsize
+        ``(width, height)`` of the figure in inches, 0.1 to 40 each.
     setup
         Optional ``setup(ax)`` called after each clear (limits, aspect, labels).
 
@@ -140,12 +153,12 @@ def animate(
     from IPython.display import HTML
     from matplotlib.animation import HTMLWriter
 
-    if len(frames) == 0:
-        raise ValueError("frames must hold at least one frame")
-    if max_frames < 2:
-        raise ValueError(f"max_frames must be at least 2, got {max_frames}")
-    if not fps > 0:
-        raise ValueError(f"fps must be positive, got {fps}")
+    frames = _arguments.sequence(frames, "frames")
+    draw = _arguments.callback(draw, "draw")
+    fps = _arguments.fps(fps)
+    max_frames = _check.integer(max_frames, "max_frames", 2)
+    figsize = _arguments.figsize(figsize)
+    setup = _arguments.callback(setup, "setup", optional=True)
     kept = _pick_frames(len(frames), max_frames)
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")  # labels stay inside
 
@@ -179,25 +192,95 @@ def animate(
 def interact(function: Callable, **sliders) -> None:
     """Display ``ipywidgets.interact`` with ``continuous_update=False`` on every slider.
 
-    ``sliders`` maps argument names to widgets or to ``(min, max, step)`` tuples / lists of
-    options, as ``ipywidgets.interact`` accepts. ``function`` should be a pure function of
-    the slider values that draws a figure; call :func:`check_widget` on it over the slider
-    ranges so that its errors are not swallowed. Returns None (``ipywidgets.interact``
-    returns ``function``, which a notebook would echo as ``<function …>`` under the widget).
+    ``sliders`` maps argument names of ``function`` to widgets or to ``(min, max[, step])``
+    tuples / lists of options, as ``ipywidgets.interact`` accepts (see
+    :func:`check_widget`). ``function`` should be a pure function of the slider values
+    that draws a figure; call :func:`check_widget` on it over the slider ranges so that its
+    errors are not swallowed. Returns None (``ipywidgets.interact`` returns ``function``,
+    which a notebook would echo as ``<function …>`` under the widget).
     """
     import ipywidgets
+    from traitlets import TraitError
 
-    # Start each control at the function's default, as ``ipywidgets.interact`` does.
-    parameters = inspect.signature(function).parameters
+    parameters = _widget_parameters(function, sliders)
     widgets = {}
     for name, spec in sliders.items():
+        _control_spec(name, spec)
+        # Start each control at the function's default, as ``ipywidgets.interact`` does.
         default = parameters[name].default if name in parameters else inspect.Parameter.empty
-        widget = ipywidgets.interactive.widget_from_abbrev(spec, default)
+        try:
+            widget = ipywidgets.interactive.widget_from_abbrev(spec, default)
+        except (TypeError, ValueError, TraitError) as error:
+            raise ValueError(f"{name}: {spec!r:.60} makes no control: {error}") from None
         if hasattr(widget, "continuous_update"):
             widget.continuous_update = False
         widget.description = name
         widgets[name] = widget
     ipywidgets.interact(function, **widgets)
+
+
+def _widget_parameters(function, sliders: dict):
+    """``function``'s parameters; every slider must name one (unless it takes ``**``)."""
+    _arguments.callback(function, "function")
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a built-in without a readable signature
+        raise TypeError("function must be a Python function whose arguments can be read, "
+                        f"got {function!r:.60}") from None
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    for name in sliders:
+        if not takes_any and name not in parameters:
+            raise TypeError(f"{name} is not an argument of function {function!r:.60}")
+    return parameters
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _control_spec(name: str, spec) -> None:
+    """Refuse a slider abbreviation that makes no control, or an empty or non-finite one."""
+    import ipywidgets
+
+    if isinstance(spec, (ipywidgets.fixed, ipywidgets.ValueWidget, bool, str)):
+        return
+    if isinstance(spec, tuple) and len(spec) in (2, 3) and all(map(_is_number, spec)):
+        _range_values(name, spec)  # checks it
+    elif _is_number(spec):
+        # interact makes a slider from -|v| to 3|v| about a lone value v: all finite.
+        _slider_number(spec, name)
+        if not math.isfinite(3.0 * float(spec)):
+            raise ValueError(f"{name} is too large for a slider about it, got {spec}")
+    elif isinstance(spec, (list, dict)):
+        if len(spec) == 0:
+            raise ValueError(f"{name} must offer at least one option, got {spec!r}")
+    else:
+        raise TypeError(
+            f"{name} must be a (min, max[, step]) range, a list of options, a number, a "
+            f"bool, a string or an ipywidgets widget, got {type(spec).__name__}")
+
+
+def _slider_number(value, name: str):
+    """A slider end, step or value: an int within ±MAX_COUNT, or a finite float."""
+    if isinstance(value, numbers.Integral):
+        return _check.integer(value, name, -_check.MAX_COUNT, _check.MAX_COUNT)
+    return _check.finite_scalar(value, name)
+
+
+def _range_values(name: str, spec: tuple) -> list:
+    """The ends and middle of a ``(min, max[, step])`` slider range."""
+    low, high = (_slider_number(value, name) for value in spec[:2])
+    if low > high:
+        raise ValueError(f"{name} is an empty range: min {low} is above max {high}")
+    if len(spec) == 3 and not _slider_number(spec[2], name) > 0:
+        raise ValueError(f"{name} must have a positive step, got {spec[2]}")
+    if all(isinstance(x, numbers.Integral) for x in spec):
+        # The values an integer slider stops at: low, low + step, ..., up to high.
+        step = int(spec[2]) if len(spec) == 3 else 1
+        last = (high - low) // step
+        return sorted({low, low + step * ((last + 1) // 2), low + step * last})
+    middle = 0.5 * low + 0.5 * high  # halves first: the sum of two large ends overflows
+    return [low, middle, high]
 
 
 def _option_values(options) -> list:
@@ -223,8 +306,8 @@ def _widget_values(widget) -> list:
     return [widget.value]
 
 
-def _slider_values(spec) -> list:
-    """The values :func:`check_widget` tries for one ``interact`` abbreviation."""
+def _slider_values(name: str, spec) -> list:
+    """The values :func:`check_widget` tries for the ``interact`` abbreviation of ``name``."""
     import ipywidgets
 
     if isinstance(spec, ipywidgets.fixed):
@@ -233,16 +316,9 @@ def _slider_values(spec) -> list:
         return _widget_values(spec)
     if isinstance(spec, bool):
         return [False, True]  # interact shows a checkbox
-    if isinstance(spec, tuple) and len(spec) in (2, 3) and all(
-        isinstance(x, numbers.Real) and not isinstance(x, bool) for x in spec
-    ):
-        low, high = spec[0], spec[1]
-        if all(isinstance(x, numbers.Integral) for x in spec):
-            step = spec[2] if len(spec) == 3 else 1
-            values = list(range(low, high + 1, step))
-            return sorted({values[0], values[len(values) // 2], values[-1]})
-        return [low, (low + high) / 2, high]
-    if isinstance(spec, Iterable) and not isinstance(spec, str):
+    if isinstance(spec, tuple) and len(spec) in (2, 3) and all(map(_is_number, spec)):
+        return _range_values(name, spec)
+    if isinstance(spec, (list, dict)):
         return _option_values(spec)
     return [spec]
 
@@ -250,16 +326,22 @@ def _slider_values(spec) -> list:
 def check_widget(function: Callable, **sliders) -> list:
     """Call a widget's function over its slider ranges, headless, and return the results.
 
-    Each ``(min, max[, step])`` range is sampled at its ends and middle, each list of
-    options in full, and every combination is run. Figures are closed after each call and
-    ``plt.show()`` does nothing meanwhile, so a notebook does not fill with the check's
-    figures. Errors propagate (``interact`` would swallow them), and a result holding NaN
-    raises.
+    Each ``(min, max[, step])`` range (finite, min ≤ max, step > 0) is sampled at its ends
+    and middle, each list or dict of options in full, a bool at both values, a ready-made
+    widget at its ends and middle or its options, a number or a string at its value; and
+    every combination is run. Every slider must name an argument of ``function``.
+
+    Figures are closed after each call and ``plt.show()`` does nothing meanwhile, so a
+    notebook does not fill with the check's figures. Errors propagate (``interact`` would
+    swallow them), and a result holding NaN raises.
     """
     import matplotlib.pyplot as plt
 
+    _widget_parameters(function, sliders)
+    for name, spec in sliders.items():
+        _control_spec(name, spec)
     names = list(sliders)
-    grids = [_slider_values(sliders[name]) for name in names]
+    grids = [_slider_values(name, sliders[name]) for name in names]
     results = []
     for combination in itertools.product(*grids):
         kwargs = dict(zip(names, combination, strict=True))

@@ -17,10 +17,12 @@ from matplotlib.patches import Circle as CirclePatch
 from matplotlib.patches import Polygon as PolygonPatch
 from matplotlib.patches import Rectangle
 
+from physbook import _check
 from physbook.geometry.shapes import Circle, Polygon
-from physbook.kinds import KINEMATIC, STATIC
+from physbook.kinds import BODY_KINDS, KINEMATIC, STATIC
 from physbook.recording import Frame, Recording
 from physbook.vecmath.vec import Transform
+from physbook.viz import _arguments
 from physbook.viz.impulses import draw_contacts
 from physbook.viz.notebook import FRAME_BUDGET, animate
 from physbook.viz.vectors import plane
@@ -35,7 +37,14 @@ KINEMATIC_COLOUR = "#55a868"
 
 
 def body_color(kind: int, body_id: int) -> str:
-    """The face colour of a body of ``kind`` (a kind code) and ``body_id``."""
+    """The face colour of a body of ``kind`` (a code of :data:`physbook.kinds.BODY_KINDS`)
+    and ``body_id`` (a body's id, 0 or more)."""
+    kind = _check.integer(kind, "kind", 0, len(BODY_KINDS) - 1)
+    body_id = _check.non_negative_int(body_id, "body_id")
+    return _face_colour(kind, body_id)
+
+
+def _face_colour(kind: int, body_id: int) -> str:
     if kind == STATIC:
         return STATIC_COLOUR
     if kind == KINEMATIC:
@@ -61,7 +70,13 @@ def draw_shape(ax: Axes, shape, transform: Transform | None = None, *, color: st
 
     Returns the patch (and, for a circle, also the radius line) that was added.
     """
-    transform = Transform() if transform is None else transform
+    ax = _arguments.axes(ax)
+    shape = _check.instance(shape, "shape", (Circle, Polygon), "a Circle or a Polygon")
+    transform = _arguments.transform(transform, "transform")
+    color = _arguments.colour(color, "color")
+    alpha = _arguments.fraction(alpha, "alpha")
+    edgecolor = _arguments.colour(edgecolor, "edgecolor")
+    linewidth = _check.non_negative_scalar(linewidth, "linewidth")
     patch, radius_line = _shape_artists(shape, transform)
     patch.set(facecolor=color, alpha=alpha, edgecolor=edgecolor, linewidth=linewidth)
     ax.add_patch(patch)
@@ -78,22 +93,36 @@ def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, 
 
     ``shapes[i]`` are body i's shapes in body coordinates, posed by ``origins[i]`` and
     ``angles[i]``; ``centers`` (N, 2), if given, are marked with a cross. With ``aabbs``
-    each shape's world bounding box is drawn dashed.
+    each shape's world bounding box is drawn dashed. ``kinds`` are kind codes and
+    ``body_ids`` the bodies' ids, which pick their colours (:func:`body_color`).
     """
+    ax = _arguments.axes(ax)
+    shapes = _body_shapes(shapes)
+    count = len(shapes)
+    per = "body of shapes"
+    kinds = _arguments.whole_numbers(kinds, "kinds", (count,), 0, len(BODY_KINDS) - 1, per)
+    body_ids = _arguments.whole_numbers(body_ids, "body_ids", (count,), 0, _check.MAX_COUNT,
+                                        per)
+    origins = _arguments.rows(origins, "origins", (count, 2), per)
+    angles = _arguments.rows(angles, "angles", (count,), per)
+    if centers is not None:
+        centers = _arguments.rows(centers, "centers", (count, 2), per)
+    aabbs = _check.flag(aabbs, "aabbs")
+    alpha = _arguments.fraction(alpha, "alpha")
     patches, faces, radius_lines, boxes = [], [], [], []
     for i, body_shapes in enumerate(shapes):
         transform = Transform(origins[i], float(angles[i]))
-        colour = body_color(int(kinds[i]), int(body_ids[i]))
-        for shape in body_shapes:
-            patch, radius_line = _shape_artists(shape, transform)
-            patches.append(patch)
-            faces.append(colour)
-            if radius_line is not None:
-                radius_lines.append(radius_line)
-            if aabbs:
-                box = shape.aabb(transform)
-                width, height = box.upper - box.lower
-                boxes.append(Rectangle(box.lower, width, height))
+        try:
+            with np.errstate(over="ignore", invalid="ignore"):  # reported just below
+                body_patches, body_lines, body_boxes = _body_artists(body_shapes, transform,
+                                                                     aabbs)
+        except FloatingPointError:
+            raise FloatingPointError(f"origins: body {i} at {origins[i]} places its shapes "
+                                     f"beyond the float range") from None
+        patches += body_patches
+        faces += [_face_colour(int(kinds[i]), int(body_ids[i]))] * len(body_patches)
+        radius_lines += body_lines
+        boxes += body_boxes
     if patches:
         ax.add_collection(PatchCollection(patches, facecolors=faces, edgecolors="k",
                                           linewidths=0.8, alpha=alpha))
@@ -103,10 +132,39 @@ def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, 
         ax.add_collection(PatchCollection(boxes, facecolors="none", edgecolors="C3",
                                           linestyles="--", linewidths=0.8))
     if centers is not None and len(centers):
-        centers = np.asarray(centers)
         ax.plot(centers[:, 0], centers[:, 1], "k+", markersize=6, linestyle="none")
     ax.autoscale_view()
     return ax
+
+
+def _body_artists(shapes, transform: Transform, aabbs: bool) -> tuple[list, list, list]:
+    """One body's patches, radius lines and (with ``aabbs``) bounding boxes."""
+    patches, radius_lines, boxes = [], [], []
+    for shape in shapes:
+        patch, radius_line = _shape_artists(shape, transform)
+        patches.append(patch)
+        if radius_line is not None:
+            radius_lines.append(radius_line)
+        if aabbs:
+            box = shape.aabb(transform)
+            width, height = box.upper - box.lower
+            boxes.append(Rectangle(box.lower, width, height))
+    return patches, radius_lines, boxes
+
+
+def _body_shapes(shapes) -> Sequence[Sequence]:
+    """``shapes``, checked: one list or tuple of Circles and Polygons per body."""
+    if not isinstance(shapes, (list, tuple)):
+        raise TypeError(f"shapes must be a list or tuple with one list of shapes per body, "
+                        f"got {type(shapes).__name__}")
+    for i, body_shapes in enumerate(shapes):
+        if not isinstance(body_shapes, (list, tuple)):
+            raise TypeError(f"shapes[{i}] must be a list or tuple of shapes, got "
+                            f"{type(body_shapes).__name__}")
+        for shape in body_shapes:
+            _check.instance(shape, f"shapes[{i}]", (Circle, Polygon),
+                            "a list of Circles and Polygons")
+    return shapes
 
 
 def draw_world(ax: Axes, world: World, aabbs: bool = False, *, centers: bool = True,
@@ -118,6 +176,12 @@ def draw_world(ax: Axes, world: World, aabbs: bool = False, *, centers: bool = T
     drawn too, and with ``impulses`` also the impulse each point gave (``impulse_scale``
     metres per N·s), see :func:`physbook.viz.impulses.draw_contacts`.
     """
+    ax = _arguments.axes(ax)
+    world = _check.instance(world, "world", World, "a physbook World")
+    centers = _check.flag(centers, "centers")
+    contacts = _check.flag(contacts, "contacts")
+    impulses = _check.flag(impulses, "impulses")
+    impulse_scale = _check.non_negative_scalar(impulse_scale, "impulse_scale")
     draw_bodies(ax, [body.shapes for body in world.bodies], world.kinds, world.ids,
                 world.origins, world.angles, world.centers if centers else None,
                 aabbs=aabbs, alpha=alpha)
@@ -129,9 +193,13 @@ def draw_world(ax: Axes, world: World, aabbs: bool = False, *, centers: bool = T
 def draw_snapshot(ax: Axes, frame: Frame, aabbs: bool = False, *, centers: bool = True,
                   alpha: float = 0.6) -> Axes:
     """Draw one :class:`~physbook.recording.Frame` of a recording, titled with its time."""
+    ax = _arguments.axes(ax)
+    frame = _check.instance(frame, "frame", Frame, "a Frame (from Recording.frame)")
+    time = _check.finite_scalar(frame.time, "frame.time")
+    centers = _check.flag(centers, "centers")
     draw_bodies(ax, frame.shapes, frame.kinds, frame.body_ids, frame.origins, frame.angles,
                 frame.centers if centers else None, aabbs=aabbs, alpha=alpha)
-    ax.set_title(f"t = {frame.time:.2f} s")
+    ax.set_title(f"t = {time:.2f} s")
     return ax
 
 
@@ -159,7 +227,12 @@ def _extent_about_center(shapes, transform: Transform, center: np.ndarray,
 
 
 def recording_limits(recording: Recording, margin: float = 0.05) -> tuple[float, ...]:
-    """``(xmin, xmax, ymin, ymax)`` that hold every body in every frame, plus a margin."""
+    """``(xmin, xmax, ymin, ymax)`` that hold every body in every frame, plus a margin.
+
+    ``margin`` is a share of the larger side of that rectangle, added on every side.
+    """
+    recording = _check.instance(recording, "recording", Recording, "a Recording")
+    margin = _check.non_negative_scalar(margin, "margin")
     count = recording.centers.shape[1]
     if count == 0:
         return (-1.0, 1.0, -1.0, 1.0)
@@ -171,9 +244,12 @@ def recording_limits(recording: Recording, margin: float = 0.05) -> tuple[float,
             shapes, transform, recording.centers[0, i], bool(np.ptp(angles) > 0.0))
     low = np.min(recording.centers + low_offsets, axis=(0, 1))
     high = np.max(recording.centers + high_offsets, axis=(0, 1))
-    pad = margin * max(float(np.max(high - low)), 1e-9)
-    return (float(low[0] - pad), float(high[0] + pad), float(low[1] - pad),
-            float(high[1] + pad))
+    pad = _arguments.finite(lambda: margin * max(float(np.max(high - low)), 1e-9),
+                            "the view of the recording widened by margin")
+    view = _arguments.finite(lambda: np.array([low[0] - pad, high[0] + pad, low[1] - pad,
+                                               high[1] + pad]),
+                             "the view of the recording widened by margin")
+    return tuple(float(value) for value in view)
 
 
 def play(recording: Recording, *, limits: Sequence[float] | None = None, aabbs: bool = False,
@@ -184,9 +260,9 @@ def play(recording: Recording, *, limits: Sequence[float] | None = None, aabbs: 
     ``limits`` is ``(xmin, xmax, ymin, ymax)`` in metres; by default it holds every body
     in every frame. Long recordings are thinned to ``max_frames`` frames.
     """
-    if not isinstance(recording, Recording):
-        raise TypeError(f"recording must be a Recording, got {type(recording).__name__}")
-    limits = recording_limits(recording) if limits is None else limits
+    recording = _check.instance(recording, "recording", Recording, "a Recording")
+    limits = recording_limits(recording) if limits is None else _arguments.limits(limits)
+    aabbs = _check.flag(aabbs, "aabbs")
 
     def draw(ax: Axes, frame: Frame) -> None:
         draw_snapshot(ax, frame, aabbs=aabbs)
