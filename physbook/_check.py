@@ -19,7 +19,10 @@ def finite_scalar(value, name: str) -> float:
         value = value.item()  # a 0-d array: judge the number it holds
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int such as 10**400 has no float
+        raise ValueError(f"{name} must be finite, got an integer too large for a float") from None
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     return value
@@ -41,24 +44,36 @@ def non_negative_scalar(value, name: str) -> float:
     return value
 
 
-def integer(value, name: str, minimum: int) -> int:
-    """Return ``value`` as an int; it must be an integer no smaller than ``minimum``."""
+#: The largest count (of rows, iterations, steps, samples) an argument may ask for. Counts
+#: are stored in int64 arrays and looped over by compiled kernels; 2**31 - 1 keeps every
+#: product of two counts inside int64 and is far beyond any memory this engine could fill.
+MAX_COUNT = 2**31 - 1
+
+#: The most rows a table may allocate up front (it still grows past them by doubling):
+#: a first allocation beyond this is a mistake, and could take all the memory there is.
+MAX_CAPACITY = 2**20
+
+
+def integer(value, name: str, minimum: int, maximum: int = MAX_COUNT) -> int:
+    """Return ``value`` as an int in ``[minimum, maximum]``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     value = int(value)
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return value
 
 
-def positive_int(value, name: str) -> int:
-    """Return ``value`` as an int; it must be an integer of at least 1."""
-    return integer(value, name, 1)
+def positive_int(value, name: str, maximum: int = MAX_COUNT) -> int:
+    """Return ``value`` as an int; it must be an integer from 1 to ``maximum``."""
+    return integer(value, name, 1, maximum)
 
 
-def non_negative_int(value, name: str) -> int:
-    """Return ``value`` as an int; it must be an integer of at least 0."""
-    return integer(value, name, 0)
+def non_negative_int(value, name: str, maximum: int = MAX_COUNT) -> int:
+    """Return ``value`` as an int; it must be an integer from 0 to ``maximum``."""
+    return integer(value, name, 0, maximum)
 
 
 def bitmask(value, name: str) -> int:
@@ -92,6 +107,8 @@ def finite_array(value, name: str) -> np.ndarray:
         if raw.dtype.kind not in "iufO":  # ints, unsigned, floats, or objects to convert
             raise TypeError(f"dtype {raw.dtype} does not hold real numbers")
         array = np.array(raw, dtype=np.float64)
+    except OverflowError:  # an int such as 10**400 has no float
+        raise ValueError(f"{name} must be finite, got an integer too large for a float") from None
     except (TypeError, ValueError) as error:
         raise TypeError(f"{name} must be numeric array-like: {error}") from None
     if not np.all(np.isfinite(array)):

@@ -92,6 +92,12 @@ SOLVER_ITERATIONS = 10
 #: and not touching (Box2D-Lite's allowed penetration; Box2D's ``b2_linearSlop`` is 0.005 m).
 LINEAR_SLOP = 0.01
 
+#: A contact's slop is at most this fraction of its thinner body's size (2·area/perimeter:
+#: the radius of a circle, half the side of a square, the thickness of a long plate), so a
+#: slop meant for metre-sized bodies does not leave a millimetre one buried. Bodies of
+#: 0.2 m and more keep the whole :data:`LINEAR_SLOP`.
+SLOP_SIZE_FRACTION = 0.05
+
 #: Fraction of the penetration beyond the slop removed per step by chapter 9's projection.
 CORRECTION_FRACTION = 0.4
 

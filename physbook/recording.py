@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from physbook import _check
 from physbook.geometry.shapes import Shape
 
 
@@ -49,7 +50,9 @@ class Recording:
         return len(self.times)
 
     def frame(self, k: int) -> Frame:
-        """The state after ``k`` steps, as a :class:`Frame`."""
+        """The state after ``k`` steps, as a :class:`Frame` (negative ``k`` counts from the
+        end, as in a list)."""
+        k = _check.integer(k, "k", -len(self), len(self) - 1)
         return Frame(float(self.times[k]), self.origins[k], self.angles[k], self.centers[k],
                      self.shapes, self.kinds, self.body_ids)
 

@@ -24,6 +24,7 @@ from physbook.dynamics.body_table import BodyArrays, BodyTable
 from physbook.dynamics.contact_table import ContactTable
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTable
 from physbook.dynamics.motion import speculative_margins, update_origins
+from physbook.dynamics.snapshot import MotionSnapshot, check_finite
 from physbook.dynamics.solvers import DEFAULT_SOLVER, contact_solver
 from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_table import ShapeTable, shape_aabbs
@@ -49,6 +50,33 @@ def _as_shapes(value) -> tuple[Shape, ...]:
     return shapes
 
 
+def _size(shape: Shape) -> float:
+    """A shape's thickness scale, 2·area/perimeter (m): a circle's radius, half a square's
+    side, a long plate's thickness. Solvers scale their length tolerances by it."""
+    if isinstance(shape, Circle):
+        return shape.radius
+    edges = np.roll(shape.vertices, -1, axis=0) - shape.vertices
+    return 2.0 * shape.area() / float(np.hypot(*edges.T).sum())
+
+
+def _check_mass(mass: float, inertia: float, center: np.ndarray, density: float,
+                dynamic: bool) -> None:
+    """Every body needs a finite centre of mass; a dynamic one also a mass and inertia that
+    are positive and finite with finite reciprocals, or its first step turns them into NaN."""
+    usable = {}
+    if dynamic:
+        for name, value in (("mass", mass), ("inertia", inertia)):
+            usable[name] = bool(np.isfinite(value) and value > 0.0 and np.isfinite(1.0 / value))
+    usable["centre of mass"] = bool(np.all(np.isfinite(center)))
+    for name, ok in usable.items():
+        if not ok:
+            raise ValueError(
+                f"the body's {name} is not a usable number (mass {mass:g} kg, inertia "
+                f"{inertia:g} kg·m² at material density {density:g}): choose a density and "
+                "shape sizes whose mass and inertia are positive and within float range"
+            )
+
+
 class World:
     """A collection of bodies that move together under gravity, forces and contacts.
 
@@ -70,7 +98,9 @@ class World:
     impulses the solver gave them. The body columns below are views of the rows in use,
     ``0 .. count − 1``; the ones marked writable may be written through the view (the
     origins follow written centres and angles at the next step, or at once with
-    :meth:`update_origins`). The others are derived, and read-only.
+    :meth:`update_origins`). The others are derived, and read-only. A view shows the rows
+    in use when it was taken: adding or removing a body makes new views, so read the
+    property again after either (a view kept from before writes to rows no longer used).
     """
 
     # The body columns; "writable" ones may be written through the view.
@@ -100,11 +130,13 @@ class World:
     def __init__(self, gravity=DEFAULT_GRAVITY, capacity: int = 16, solver=None,
                  broad_phase="sweep"):
         self._gravity = _check.vector(gravity, "gravity")
+        capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
         self._bodies = BodyTable(capacity)
         self._shapes = ShapeTable(capacity)
         self._materials = MaterialTable()
         self._contacts = ContactTable(capacity)
         self._solver = contact_solver(DEFAULT_SOLVER if solver is None else solver)
+        self._snapshot = MotionSnapshot()
         # The library's broad phases return canonical pairs; a user's are checked.
         self._broad_phase, self._trusted_pairs = resolve_broad_phase(broad_phase)
         self._stage_views = None
@@ -121,9 +153,16 @@ class World:
     # --- the step --------------------------------------------------------------------
 
     def step(self, dt: float) -> None:
-        """Advance the world by ``dt`` seconds: the stages of one time step."""
+        """Advance the world by ``dt`` seconds: the stages of one time step.
+
+        Raises ``ValueError`` if a body's state holds a NaN or an infinity written into the
+        arrays, and ``FloatingPointError`` if the step itself makes one (a force or speed
+        too large for floats); in both cases the world is left as it was before the step.
+        """
         dt = _check.positive_scalar(dt, "dt")
         bodies, shapes = self._bodies.arrays, self._shapes.arrays
+        self._check_state(bodies)
+        self._snapshot.save(bodies)
         boxes, filters, margins = self._stage_buffers(len(shapes.ids))
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
@@ -135,19 +174,43 @@ class World:
         # Narrow phase: the touching pairs' manifolds; a point seen last step keeps its
         # impulses (same shape ids, same feature id).
         self._contacts.update(pairs, shapes, bodies.origins, bodies.angles, bodies.materials,
-                              self._materials, margins)
+                              self._materials, margins, check=False)
         # Solver: it moves the bodies through the step, v += dt·(g·gravity_scale + F/m),
         # contact impulses, c += dt·v and θ += dt·ω (in substeps if it works in substeps).
-        bad = self._solver.step(self._contacts.arrays, bodies, self._gravity, dt)
-        if bad:
-            raise FloatingPointError(
-                f"{bad} bodies reached a non-finite position or velocity; check the forces "
-                "and impulses applied to them"
-            )
+        self._solver.step(self._contacts.arrays, bodies, self._gravity, dt)
+        self._undo_if_not_finite(bodies, dt)
         # Forces act for one step only.
         bodies.forces[:] = 0.0
         bodies.torques[:] = 0.0
         self._count_step(dt)
+
+    def _check_state(self, bodies: BodyArrays) -> None:
+        """Refuse to step from a state that is not finite (written through the arrays)."""
+        bad = check_finite(bodies)
+        if bad is not None:
+            row, quantity = bad
+            raise ValueError(
+                f"{quantity} of body {int(bodies.ids[row])} (row {row}) must be finite: a NaN "
+                "or inf was written into the world's arrays; the world did not step"
+            )
+
+    def _undo_if_not_finite(self, bodies: BodyArrays, dt: float) -> None:
+        """If the step made a state non-finite, put the world back as it was and raise."""
+        bad = check_finite(bodies)
+        if bad is None:
+            return
+        row, quantity = bad
+        broken = [int(body_id) for body_id in bodies.ids[~np.all(np.isfinite(np.column_stack(
+            [bodies.centers, bodies.angles, bodies.velocities, bodies.angular_velocities])),
+            axis=1)]]
+        self._snapshot.restore(bodies)
+        self._contacts.revert()
+        raise FloatingPointError(
+            f"{quantity} of body {int(bodies.ids[row])} (row {row}) became NaN or infinite "
+            f"in this step of dt = {dt:g} s (bodies {broken[:8]} in all); the world was put "
+            "back as it was before the step. Look for a force, speed, mass ratio or gravity "
+            "too large for the step"
+        )
 
     def _find_pairs(self, shapes, bodies, boxes, filters, margins) -> np.ndarray:
         """The broad phase stage: fill the boxes (grown by the margins) and filters of every
@@ -322,7 +385,9 @@ class World:
                 "(use kind='kinematic' for a body that moves at a set velocity)"
             )
 
-        mass, inertia, local_center = combine_mass(shapes, material.density)
+        with np.errstate(all="ignore"):  # an overflow is reported below, by name
+            mass, inertia, local_center = combine_mass(shapes, material.density)
+        _check_mass(mass, inertia, local_center, material.density, kind_code == DYNAMIC)
         if kind_code != DYNAMIC:
             # Infinite mass: stored as mass 0 and inverse 0, as Box2D does. The centre of
             # mass stays the shapes' centroid, so a kinematic body spins about it.
@@ -336,6 +401,7 @@ class World:
             "gravity_scales": gravity_scale, "kinds": kind_code,
             "materials": self._materials.row(material), "restitutions": material.restitution,
             "frictions": material.friction, "layers": layers,
+            "sizes": min(_size(shape) for shape in shapes),
         }
         row = self._bodies.add(values, shapes, material,
                                lambda body_id: Body(self, self._bodies, body_id))
@@ -369,12 +435,17 @@ class World:
             raise TypeError("before_step must be callable or None")
         n = self.count
         ids = self.ids.copy()
-        times = np.empty(steps + 1)
-        origins = np.empty((steps + 1, n, 2))
-        angles = np.empty((steps + 1, n))
-        centers = np.empty((steps + 1, n, 2))
-        velocities = np.empty((steps + 1, n, 2))
-        angular_velocities = np.empty((steps + 1, n))
+        try:
+            times = np.empty(steps + 1)
+            origins = np.empty((steps + 1, n, 2))
+            angles = np.empty((steps + 1, n))
+            centers = np.empty((steps + 1, n, 2))
+            velocities = np.empty((steps + 1, n, 2))
+            angular_velocities = np.empty((steps + 1, n))
+        except MemoryError:
+            size = (steps + 1) * (8 * n + 1) * 8 / 2**30
+            raise ValueError(f"steps={steps} would record {size:.3g} GiB, more memory than is "
+                             "available; step the world in parts") from None
 
         def record(k: int) -> None:
             bodies = self._bodies.arrays

@@ -458,13 +458,76 @@ def test_read_only_views_protect_derived_arrays():
     np.testing.assert_array_equal(world.bodies[0].velocity, [1.0, 2.0])
 
 
+def _stack_of_boxes(solver="soft_step"):
+    world = pb.World(solver=solver)
+    world.add_body(pb.Polygon.box(10, 0.5), position=(0, -0.5), kind="static")
+    for i in range(4):
+        world.add_body(pb.Polygon.box(0.5, 0.5), position=(0, 0.5 + i))
+    world.run(30, 1 / 60)
+    return world
+
+
+def _world_state(world):
+    contacts = world.contacts
+    return ([column.copy() for column in world.arrays]
+            + [column.copy() for column in contacts.arrays] + [world.time, world.step_count])
+
+
+def _assert_same_state(before, after):
+    assert len(before) == len(after)
+    for old, new in zip(before, after, strict=True):
+        np.testing.assert_array_equal(old, new)
+
+
 @pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")  # plain-Python kernels warn
-def test_non_finite_state_raises_instead_of_spreading_nan():
+@pytest.mark.parametrize("solver", sorted(pb.SOLVERS))
+def test_a_step_that_overflows_raises_and_leaves_the_world_as_it_was(solver):
+    world = _stack_of_boxes(solver)
+    world.bodies[-1].gravity_scale = 1e300  # its weight, 1e301 N, overflows v += dt·g·s
+    world.gravity = (0.0, -1e10)
+    before = _world_state(world)
+    with pytest.raises(FloatingPointError, match=r"of body \d \(row \d\) became NaN or inf"):
+        world.step(1 / 60)
+    _assert_same_state(before, _world_state(world))
+    # The error is recoverable: undo the cause, and the next step is the one that would
+    # have been taken without it.
+    world.bodies[-1].gravity_scale = 1.0
+    world.gravity = (0.0, -10.0)
+    twin = _stack_of_boxes(solver)
+    world.step(1 / 60)
+    twin.step(1 / 60)
+    _assert_same_state(_world_state(twin), _world_state(world))
+
+
+@pytest.mark.parametrize("column", ["centers", "angles", "velocities", "angular_velocities",
+                                    "forces", "torques", "gravity_scales"])
+def test_a_non_finite_value_written_into_the_arrays_is_refused_before_it_spreads(column):
+    world = _stack_of_boxes()
+    getattr(world, column)[2] = np.nan
+    before = _world_state(world)
+    with pytest.raises(ValueError, match=rf"{column} of body 2 \(row 2\) must be finite"):
+        world.step(1 / 60)
+    _assert_same_state(before, _world_state(world))
+
+
+@pytest.mark.parametrize(("shape", "density", "quantity"), [
+    (pb.Circle(1.0), 1e308, "mass"),  # m = ρπr² overflows
+    (pb.Polygon.box(1.0, 1.0), 1e308, "mass"),
+])
+def test_add_body_rejects_a_mass_out_of_float_range(shape, density, quantity):
     world = pb.World()
-    body = world.add_body(pb.Circle(1e-3))
-    body.apply_force((1e307, 0.0))
-    with pytest.raises(FloatingPointError, match="non-finite"):
-        world.step(1e3)
+    with pytest.raises(ValueError, match=f"density.* {quantity} inf"):
+        world.add_body(shape, material=pb.Material(density=density))
+    assert world.count == 0
+
+
+def test_add_body_rejects_a_compound_whose_total_mass_overflows():
+    # Each 2 m × 2 m box weighs 4 m²·4e307 kg/m² = 1.6e308 kg, finite; their sum is not.
+    big = pb.Polygon.box(1.0, 1.0)
+    world = pb.World()
+    with pytest.raises(ValueError, match="density.* mass inf"):
+        world.add_body([big, pb.Polygon(big.vertices + (3.0, 0.0))],
+                       material=pb.Material(density=4e307))
 
 
 # --- run and recordings -----------------------------------------------------------------
@@ -770,3 +833,34 @@ def test_play_makes_a_player_within_the_frame_budget():
     assert html.data.count("data:image/png;base64") == 6
     with pytest.raises(TypeError, match="recording"):
         pb.viz.play([1, 2, 3])
+
+
+# --- handles made by hand, and the size column -------------------------------------------
+
+
+def test_a_handle_made_by_hand_must_name_a_body_of_the_table():
+    world = pb.World()
+    bodies = [world.add_body(pb.Circle(1), position=(3 * i, 0)) for i in range(16)]
+    table = world._bodies
+    assert pb.Body(world, table, 15).position[0] == bodies[15].position[0]
+    with pytest.raises(ValueError, match="body_id must be at least 0"):
+        pb.Body(world, table, -1)  # not an alias of the last body
+    with pytest.raises(LookupError, match="no body has id 999"):
+        pb.Body(world, table, 999)
+    with pytest.raises(TypeError, match="table must be a BodyTable"):
+        pb.Body(world, "table", 0)
+    world.remove_body(bodies[3])
+    with pytest.raises(LookupError, match="stale"):
+        pb.Body(world, table, 3)
+
+
+@pytest.mark.parametrize(("shapes", "size"), [
+    (pb.Circle(0.3), 0.3),  # 2·πr²/(2πr) = r
+    (pb.Polygon.box(0.5, 0.5), 0.5),  # a 1 m square: 2·1/4 = 0.5
+    (pb.Polygon.box(0.5, 0.0005), 2 * 1.0 * 0.001 / 2.002),  # a 1 mm plate: ≈ 1 mm
+    ([pb.Circle(0.3), pb.Polygon.box(0.5, 0.0005)], 2 * 1.0 * 0.001 / 2.002),  # the thinner
+])
+def test_sizes_are_twice_the_area_over_the_perimeter_of_the_thinnest_shape(shapes, size):
+    world = pb.World()
+    world.add_body(shapes)
+    assert world.arrays.sizes[0] == pytest.approx(size, rel=1e-12)

@@ -29,6 +29,10 @@ class Body:
     __slots__ = ("_world", "_table", "_id")
 
     def __init__(self, world, table: BodyTable, body_id: int):
+        # Handles are made by World.add_body; one made by hand must name a body that exists.
+        _check.instance(table, "table", BodyTable, "a BodyTable")
+        body_id = _check.non_negative_int(body_id, "body_id")
+        table.row_of(body_id)  # LookupError for an id the table never gave or has removed
         self._world = world
         self._table = table
         self._id = body_id

@@ -40,6 +40,7 @@ class BodyArrays(NamedTuple):
     frictions: np.ndarray  #: (N,) friction coefficient of each body's material
     layers: np.ndarray  #: (N,) int64 collision bitmasks
     ids: np.ndarray  #: (N,) int64 stable body ids
+    sizes: np.ndarray  #: (N,) the body's thinnest shape, 2·area/perimeter (m)
 
 
 #: Shape of one row and dtype of each column, in the order of :class:`BodyArrays`.
@@ -63,6 +64,7 @@ _LAYOUT = {
     "frictions": ((), np.float64),
     "layers": ((), np.int64),
     "ids": ((), np.int64),
+    "sizes": ((), np.float64),
 }
 assert tuple(_LAYOUT) == BodyArrays._fields
 
@@ -77,7 +79,7 @@ class BodyTable:
     """
 
     def __init__(self, capacity: int = 16):
-        capacity = _check.positive_int(capacity, "capacity")
+        capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
         self._columns = {name: np.zeros((capacity,) + row_shape, dtype)
                          for name, (row_shape, dtype) in _LAYOUT.items()}
         self._count = 0
@@ -108,13 +110,16 @@ class BodyTable:
 
     def row_of(self, body_id: int) -> int:
         """The current row of body ``body_id``; ``LookupError`` once it was removed."""
+        if not 0 <= body_id < self._next_id:
+            raise LookupError(f"no body has id {body_id} in this world; ids run from 0 to "
+                              f"{self._next_id - 1}")
         row = int(self._row_of_id[body_id])
         if row < 0:
             raise LookupError(f"body {body_id} was removed from this world; its handle is stale")
         return row
 
     def is_alive(self, body_id: int) -> bool:
-        return bool(self._row_of_id[body_id] >= 0)
+        return 0 <= body_id < self._next_id and bool(self._row_of_id[body_id] >= 0)
 
     def shapes(self, row: int) -> tuple:
         """The shapes of the body at ``row``."""

@@ -49,6 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook._jit import njit
+from physbook.constants import SLOP_SIZE_FRACTION
 from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
 from physbook.vecmath.kernels import cross, point_velocity, rotate
 
@@ -262,21 +263,30 @@ def prepare_contacts(contacts, bodies, work, motion, warm_scale):
 
 
 @njit
-def set_targets(contacts, work, restitution_threshold, bias_factor, slop, inverse_dt):
+def pair_slop(slop, sizes, a, b):
+    """The slop of a contact between bodies a and b (m): ``slop``, but at most
+    SLOP_SIZE_FRACTION of the thinner body's size, so small bodies are not left buried."""
+    return min(slop, SLOP_SIZE_FRACTION * min(sizes[a], sizes[b]))
+
+
+@njit
+def set_targets(contacts, work, sizes, restitution_threshold, bias_factor, slop, inverse_dt):
     """The normal velocity each point of a rigid solve aims for (m/s).
 
     v* = max(−e·v_n if v_n < −threshold else 0, β/dt·max(d − slop, 0)): the bounce of
     Newton's law, or Baumgarte's push-out speed that removes the fraction β of the depth d
     beyond the slop in one step, whichever is larger (β = ``bias_factor``; 0 turns it off).
+    The slop is :func:`pair_slop` of the pair's body ``sizes``.
     """
-    point_counts, depths, restitutions = (contacts.point_counts, contacts.depths,
-                                          contacts.restitutions)
+    pairs, point_counts, depths, restitutions = (contacts.bodies, contacts.point_counts,
+                                                 contacts.depths, contacts.restitutions)
     relative_velocities, targets = work.relative_velocities, work.targets
     for m in range(point_counts.shape[0]):
+        allowed = pair_slop(slop, sizes, pairs[m, 0], pairs[m, 1])
         for k in range(point_counts[m]):
             bounce = restitution_target(relative_velocities[m, k], restitutions[m],
                                         restitution_threshold)
-            push = bias_factor * inverse_dt * max(depths[m, k] - slop, 0.0)
+            push = bias_factor * inverse_dt * max(depths[m, k] - allowed, 0.0)
             targets[m, k] = max(bounce, push)
 
 
@@ -503,7 +513,7 @@ def apply_restitution(contacts, bodies, work, threshold):
 @njit
 def project_positions(contacts, bodies, fraction, slop):
     """Linear projection (chapter 9): move each pair apart by ``fraction`` of its depth
-    beyond ``slop``.
+    beyond the slop (:func:`pair_slop`).
 
     With d the pair's deepest point, the shift s = fraction·max(d − slop, 0)/(1/m_A + 1/m_B)
     along n moves A's centre by −s/m_A and B's by +s/m_B (the lighter body moves more; the
@@ -522,7 +532,8 @@ def project_positions(contacts, bodies, fraction, slop):
         depth = depths[m, 0]
         for k in range(1, point_counts[m]):
             depth = max(depth, depths[m, k])
-        shift = fraction * max(depth - slop, 0.0) / inverse_mass_sum
+        shift = fraction * max(depth - pair_slop(slop, bodies.sizes, a, b), 0.0) \
+            / inverse_mass_sum
         if shift == 0.0:
             continue
         for axis in range(2):
@@ -546,7 +557,8 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
     """One pass of non-linear Gauss–Seidel: move positions, not velocities, out of overlap.
 
     For each point the separation s is measured again after the bodies moved, and the
-    position error C = β·(s + slop), clamped to [−max_correction, 0], is removed by a
+    position error C = β·(s + slop), clamped to [−max_correction, 0] (slop as in
+    :func:`pair_slop`), is removed by a
     *pseudo-impulse* P = −C/K along n applied to positions: Δc = ±P/m, Δθ = ±(r × P)/I.
     Velocities do not change, so no energy is added. Returns the deepest separation met.
     """
@@ -563,6 +575,7 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
         b = pairs[m, 1]
         nx = normals[m, 0]
         ny = normals[m, 1]
+        allowed = pair_slop(slop, bodies.sizes, a, b)
         for k in range(point_counts[m]):
             rax = arms_a[m, k, 0]
             ray = arms_a[m, k, 1]
@@ -571,7 +584,7 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
             s = separation_now(base_separations[m, k], nx, ny, rax, ray, rbx, rby, a, b,
                                centers, start_centers, delta_cos, delta_sin)
             deepest = min(deepest, s)
-            error = min(max(bias_factor * (s + slop), -max_correction), 0.0)
+            error = min(max(bias_factor * (s + allowed), -max_correction), 0.0)
             push = -error * normal_masses[m, k]
             if push == 0.0:
                 continue
@@ -619,7 +632,7 @@ def impulse_step(contacts, bodies, work, motion, gravity, dt, iterations, accumu
     """
     integrate_velocities(bodies, gravity, dt)
     prepare_contacts(contacts, bodies, work, motion, 1.0 if warm_starting else 0.0)
-    set_targets(contacts, work, restitution_threshold,
+    set_targets(contacts, work, bodies.sizes, restitution_threshold,
                 correction if position_correction == BAUMGARTE else 0.0, slop, 1.0 / dt)
     if warm_starting:
         warm_start(contacts, bodies, work)

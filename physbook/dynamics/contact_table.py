@@ -19,9 +19,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from physbook import _check
 from physbook._buffers import ColumnView
 from physbook._jit import njit
 from physbook.collision.manifold import collide_rows, vertex_scratch
+from physbook.dynamics.materials import MaterialTable
+from physbook.geometry.shape_table import ShapeArrays
 
 
 class ContactColumns(NamedTuple):
@@ -123,6 +126,43 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
     return row
 
 
+def _column(value, name: str, shape: tuple, dtype) -> None:
+    """``value`` must be an array of ``dtype`` and ``shape`` (−1: any length) that the
+    compiled narrow phase can read without leaving its bounds."""
+    if not isinstance(value, np.ndarray) or value.dtype != dtype:
+        raise TypeError(f"{name} must be a numpy array of {np.dtype(dtype).name}, got "
+                        f"{getattr(value, 'dtype', type(value).__name__)}")
+    if value.ndim != len(shape) or any(want not in (-1, got)
+                                       for want, got in zip(shape, value.shape, strict=True)):
+        raise ValueError(f"{name} must have shape {shape} (-1: any), got {value.shape}")
+
+
+def _check_update(pairs, shapes, origins, angles, body_materials, materials, margins):
+    """Raise TypeError or ValueError unless the arguments of :meth:`ContactTable.update`
+    fit each other: every index in range, every array of the kernel's dtype and shape."""
+    _check.instance(materials, "materials", MaterialTable, "a MaterialTable")
+    shape_count = len(shapes.ids)
+    _column(pairs, "pairs", (-1, 2), np.int64)
+    _column(origins, "origins", (-1, 2), np.float64)
+    body_count = len(origins)
+    if shape_count and shapes.body.max() >= body_count:
+        raise ValueError(f"origins must have a row for each of the {shapes.body.max() + 1} "
+                         f"bodies the shapes belong to, got {body_count}")
+    _column(angles, "angles", (body_count,), np.float64)
+    _column(body_materials, "body_materials", (body_count,), np.int64)
+    _column(margins, "margins", (shape_count,), np.float64)
+    if len(pairs) and (pairs.min() < 0 or pairs.max() >= shape_count):
+        raise ValueError(f"pairs must hold shape rows 0 .. {shape_count - 1}")
+    # The walk that carries impulses over assumes canonical pairs: a < b, rows sorted.
+    if np.any(pairs[:, 0] >= pairs[:, 1]) or np.any(
+            np.diff(pairs[:, 0] * shape_count + pairs[:, 1]) <= 0):
+        raise ValueError("pairs must be canonical: each row (a, b) with a < b, rows sorted "
+                         "and distinct (as broadphase.canonical_pairs returns them)")
+    if body_count and (body_materials.min() < 0
+                       or body_materials.max() >= len(materials.restitution)):
+        raise ValueError("body_materials must hold rows of materials")
+
+
 class ContactTable:
     """The touching shape pairs of a world, one row each (see the module docstring).
 
@@ -147,9 +187,11 @@ class ContactTable:
     frictions = ColumnView("(M,) the pair's mixed friction coefficient.")
 
     def __init__(self, capacity: int = 16):
+        capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
         self._current = _empty_arrays(capacity)
         self._spare = _empty_arrays(capacity)
         self._count = 0
+        self._previous_count = 0
         self._arrays: ContactColumns | None = None
         # Views of the rows in use, for each of the two sets and the count they were cut at:
         # in steady state the count does not change, and neither do the views.
@@ -185,7 +227,7 @@ class ContactTable:
         self._arrays = None
 
     def update(self, pairs, shapes, origins, angles, body_materials, materials,
-               margins=None) -> None:
+               margins=None, *, check: bool = True) -> None:
         """Replace the rows with this step's touching pairs, carrying matched impulses.
 
         Parameters
@@ -203,16 +245,31 @@ class ContactTable:
         margins
             (S,) per shape (m): a pair apart by up to the sum of its shapes' margins gets a
             row too, with negative depths (a speculative contact). None: touching only.
+        check
+            Check the arguments first, so that the compiled narrow phase cannot read out of
+            bounds. The world, which builds them itself each step, passes False.
         """
+        if check:
+            _check.instance(shapes, "shapes", ShapeArrays, "the ShapeArrays of a shape table")
         if margins is None:
             margins = np.zeros(len(shapes.ids))
+        if check:
+            _check_update(pairs, shapes, origins, angles, body_materials, materials, margins)
         if len(self._spare.point_counts) < len(pairs):
             self._views.pop(id(self._spare), None)
             self._spare = _empty_arrays(max(len(pairs), 2 * len(self._spare.point_counts)))
+        self._previous_count = self._count
         self._count = update_contacts(
             pairs, shapes, origins, angles, margins, body_materials, materials.restitution,
             materials.friction, self._current, self._count, self._spare)
         self._current, self._spare = self._spare, self._current
+        self._arrays = None
+
+    def revert(self) -> None:
+        """Go back to the rows before the last :meth:`update`, impulses included (the
+        update wrote into the spare set, so the old rows are still there)."""
+        self._current, self._spare = self._spare, self._current
+        self._count = self._previous_count
         self._arrays = None
 
     def remove_body(self, row: int) -> None:
