@@ -10,10 +10,18 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 # The first call of a compiled function includes numba's compile time, so hypothesis'
 # per-example deadline would fire on it; the suite budgets time per file instead.
-# derandomize: every run tries the same examples, so a test that passes passes every time
-# (a flaky test is a failing test); no example database, for the same reason.
+# "ci", which the test command in pyproject.toml selects (--hypothesis-profile=ci), is
+# derandomized: every run tries the same examples, so a test that passes passes every time
+# (a flaky test is a failing test), and keeps no example database, for the same reason.
+# "explore" draws new examples on each run, ten times as many, to look for new failures:
+# pytest --hypothesis-profile=explore tests/
 settings.register_profile(
-    "physbook", deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow],
     derandomize=True, database=None,
 )
-settings.load_profile("physbook")
+settings.register_profile(
+    "explore", deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    max_examples=1000,
+)
+# Without the option (a bare `pytest tests/test_x.py -o addopts=`), run as CI does too.
+settings.load_profile("ci")

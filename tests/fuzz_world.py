@@ -1,0 +1,142 @@
+"""Fuzz cases for the world, its bodies, its solvers, its contact table and recordings."""
+
+from __future__ import annotations
+
+import numpy as np
+from fuzz_support import Case
+
+import physbook as pb
+from physbook.dynamics.contact_table import ContactTable
+
+
+def _world(solver="soft_step"):
+    """A floor and a resting box: enough for every stage of a step to run."""
+    world = pb.World(solver=solver)
+    world.add_body(pb.Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
+    world.add_body(pb.Polygon.box(0.5, 0.5), position=(0.0, 0.5))
+    return world
+
+
+def _body():
+    return _world().bodies[1]
+
+
+def _add_body(argument: str):
+    def call(bad):
+        arguments = {"shape_or_shapes": pb.Circle(0.5), argument: bad}
+        return _world().add_body(**arguments)
+    return call
+
+
+def _set(argument: str):
+    def call(bad):
+        setattr(_body(), argument, bad)
+    return call
+
+
+def _solver_setting(make, argument: str):
+    def call(bad):
+        return make(**{argument: bad})
+    return call
+
+
+def _step_with(setup):
+    """A world that ``setup(world, bad)`` changed, then stepped."""
+    def call(bad):
+        world = _world()
+        setup(world, bad)
+        world.step(1 / 60)
+    return call
+
+
+def _write_column(name: str):
+    def setup(world, bad):
+        try:
+            getattr(world, name)[1] = bad
+        except (TypeError, ValueError, OverflowError):
+            return  # numpy refused the write itself: no physbook call was made
+    return _step_with(setup)
+
+
+def _contact_update(argument: str):
+    def call(bad):
+        world = _world()
+        world.step(1 / 60)
+        bodies, shapes = world.arrays, world.shapes.arrays
+        arguments = {"pairs": np.array([[0, 1]]), "shapes": shapes,
+                     "origins": bodies.origins, "angles": bodies.angles,
+                     "body_materials": bodies.materials,
+                     "materials": world._materials, "margins": None}
+        arguments[argument] = bad
+        ContactTable().update(**arguments)
+    return call
+
+
+def _solver_step(position: int, name: str):
+    def call(bad):
+        world = _world()
+        arguments = [world.contacts.arrays, world.arrays, world.gravity, 1 / 60]
+        arguments[position] = bad
+        for make in pb.SOLVERS.values():
+            make().step(*arguments)
+    return Case("Solver.step", name, call)
+
+
+def _recording_frame(bad):
+    return _world().run(2, 1 / 60).frame(bad)
+
+
+CASES = [
+    Case("World", "gravity", lambda bad: pb.World(gravity=bad)),
+    Case("World", "capacity", lambda bad: pb.World(capacity=bad)),
+    Case("World", "solver", lambda bad: pb.World(solver=bad)),
+    Case("World", "broad_phase", lambda bad: pb.World(broad_phase=bad)),
+    Case("World.gravity", "gravity", lambda bad: setattr(_world(), "gravity", bad)),
+    *(Case("World.add_body", name, _add_body(name)) for name in (
+        "shape_or_shapes", "position", "angle", "velocity", "angular_velocity", "material",
+        "kind", "gravity_scale", "layers")),
+    Case("World.add_body", "shape_or_shapes[0]",
+         lambda bad: _world().add_body([pb.Circle(0.5), bad]), named="shape_or_shapes"),
+    Case("World.remove_body", "body", lambda bad: _world().remove_body(bad)),
+    Case("World.step", "dt", lambda bad: _world().step(bad)),
+    # A valid but large count would only run long: such steps are not bad input.
+    Case("World.run", "steps", lambda bad: _world().run(bad, 1 / 60)
+         if not (isinstance(bad, int) and 200 < bad < 2**31) else None),
+    Case("World.run", "dt", lambda bad: _world().run(2, bad)),
+    # A class is callable; what it raises when called is the callback's own error.
+    Case("World.run", "before_step",
+         lambda bad: None if isinstance(bad, type) else _world().run(2, 1 / 60, bad)),
+    # What a step says of a bad value written into a column: the body and the quantity.
+    *(Case("World." + name, name, _write_column(name), named="1") for name in (
+        "centers", "angles", "velocities", "angular_velocities", "forces", "torques",
+        "gravity_scales")),
+    *(Case("Body." + name, name, _set(name)) for name in (
+        "position", "angle", "velocity", "angular_velocity", "gravity_scale", "layers")),
+    Case("Body.velocity_at", "point", lambda bad: _body().velocity_at(bad)),
+    Case("Body.apply_force", "force", lambda bad: _body().apply_force(bad)),
+    Case("Body.apply_force", "point", lambda bad: _body().apply_force((1.0, 0.0), bad)),
+    Case("Body.apply_torque", "torque", lambda bad: _body().apply_torque(bad)),
+    Case("Body.apply_impulse", "impulse", lambda bad: _body().apply_impulse(bad)),
+    Case("Body.apply_impulse", "point", lambda bad: _body().apply_impulse((1.0, 0.0), bad)),
+    Case("Body", "table", lambda bad: pb.Body(_world(), bad, 0)),
+    Case("Body", "body_id", lambda bad: pb.Body(_world(), _world()._bodies, bad)),
+    *(Case("SequentialImpulseSolver", name, _solver_setting(pb.SequentialImpulseSolver, name))
+      for name in ("iterations", "accumulate", "warm_starting", "position_correction",
+                   "correction", "slop", "position_iterations", "max_correction",
+                   "restitution_threshold")),
+    *(Case("ImpulseSolver", name, _solver_setting(pb.ImpulseSolver, name))
+      for name in ("iterations", "correction_fraction", "slop", "restitution_threshold")),
+    *(Case("SoftStepSolver", name, _solver_setting(pb.SoftStepSolver, name))
+      for name in ("substeps", "relax_iterations", "contact_hertz", "damping_ratio",
+                   "static_hertz", "push_out_speed", "warm_starting",
+                   "speculative_distance", "restitution_threshold")),
+    Case("SoftStepSolver.springs", "dt", lambda bad: pb.SoftStepSolver().springs(bad)),
+    _solver_step(0, "contacts"),
+    _solver_step(1, "bodies"),
+    _solver_step(2, "gravity"),
+    _solver_step(3, "dt"),
+    *(Case("ContactTable.update", name, _contact_update(name)) for name in (
+        "pairs", "shapes", "origins", "angles", "body_materials", "materials", "margins")),
+    Case("ContactTable", "capacity", lambda bad: ContactTable(bad)),
+    Case("Recording.frame", "k", _recording_frame),
+]
