@@ -9,12 +9,12 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 from fuzz_support import Case
+from viz_scenes import BOX, verlet_world, world
 
 import physbook as pb
 from physbook.vecmath.vec import Line
 
 viz = pb.viz
-BOX = pb.Polygon.box(0.5, 0.5)
 PENTAGON = pb.Polygon([(np.cos(t), np.sin(t)) for t in np.arange(5) * 2 * np.pi / 5])
 NEAR = pb.Transform((0.6, 0.3), 0.2)  # B overlaps A: every narrow-phase drawing has content
 QUICK = {"max_frames": 2, "figsize": (1.0, 1.0)}  # an animation as cheap as one can be
@@ -45,23 +45,8 @@ def _no_class(call):
     return lambda bad: None if isinstance(bad, type) else call(bad)
 
 
-def _world():
-    world = pb.World()
-    world.add_body(pb.Polygon.box(3.0, 0.5), position=(0.0, -0.5), kind="static")
-    world.add_body(BOX, position=(0.0, 0.45))
-    world.step(1 / 60)
-    return world
-
-
 def _recording():
-    return _world().run(2, 1 / 60)
-
-
-def _verlet_world():
-    world = pb.verlet.VerletWorld(bounds=(-2.0, -1.0, 2.0, 2.0))
-    world.add_box((0.0, 0.0), 1.0, 1.0)
-    world.add_box((0.0, 0.95), 1.0, 1.0)
-    return world
+    return world().run(2, 1 / 60)
 
 
 def _verlet_contact():
@@ -106,7 +91,7 @@ AX = _fixed(_FRESH)  # stands for the fresh axes of each call
 
 
 def _snapshot_columns():
-    table = _world().contacts
+    table = world().contacts
     return viz.contact_snapshot(table)
 
 
@@ -245,23 +230,23 @@ CASES = [
     # verlet
     *_arguments(viz.verlet_axes, {"ax": AX, "bounds": _fixed((-1, -1, 1, 1)),
                                   "margin": _fixed(0.1), "title": _fixed("walls")}, ("ax",)),
-    *_arguments(viz.draw_verlet, {"ax": AX, "frame": _verlet_world,
+    *_arguments(viz.draw_verlet, {"ax": AX, "frame": verlet_world,
                                   "particles": _fixed(True), "braces": _fixed(True),
                                   "fill": _fixed(True), "color": _fixed("C0"),
                                   "line_width": _fixed(1.0), "particle_size": _fixed(4.0)},
                 ("ax", "frame")),
-    *_arguments(viz.draw_contact, {"ax": AX, "world": _verlet_world,
+    *_arguments(viz.draw_contact, {"ax": AX, "world": verlet_world,
                                    "contact": _verlet_contact, "color": _fixed("C3")},
                 ("ax", "world", "contact")),
-    *_arguments(viz.animate_verlet, {"frames": lambda: [_verlet_world().snapshot()] * 2,
+    *_arguments(viz.animate_verlet, {"frames": lambda: [verlet_world().snapshot()] * 2,
                                      "bounds": _fixed(None), "fps": _fixed(10.0),
                                      "figsize": _fixed((1.0, 1.0)), "title": _fixed("boxes"),
                                      "max_frames": _fixed(2)}, ("frames",)),
     Case("animate_verlet", "draw_options",
-         _closing(lambda bad: viz.animate_verlet([_verlet_world()], particles=bad, **QUICK)),
+         _closing(lambda bad: viz.animate_verlet([verlet_world()], particles=bad, **QUICK)),
          named="particles"),
     Case("animate_verlet", "draw_options (name)",
-         _closing(lambda bad: viz.animate_verlet([_verlet_world()], **{str(bad): True},
+         _closing(lambda bad: viz.animate_verlet([verlet_world()], **{str(bad): True},
                                                  **QUICK)), named="draw_options"),
     # world
     *_arguments(viz.body_color, {"kind": _fixed(0), "body_id": _fixed(3)}),
@@ -275,7 +260,7 @@ CASES = [
                                   "centers": _fixed(None), "aabbs": _fixed(True),
                                   "alpha": _fixed(0.5)},
                 ("ax", "shapes", "kinds", "body_ids", "origins", "angles", "centers")),
-    *_arguments(viz.draw_world, {"ax": AX, "world": _world, "aabbs": _fixed(False),
+    *_arguments(viz.draw_world, {"ax": AX, "world": world, "aabbs": _fixed(False),
                                  "centers": _fixed(True), "alpha": _fixed(0.5),
                                  "contacts": _fixed(True), "impulses": _fixed(True),
                                  "impulse_scale": _fixed(1.0)}, ("ax", "world")),

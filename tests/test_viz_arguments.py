@@ -13,6 +13,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from viz_scenes import BOX, verlet_world, world
 
 import physbook as pb
 from physbook.vecmath.vec import Line
@@ -20,7 +21,6 @@ from physbook.viz import _arguments
 from physbook.viz.verlet import _extent
 from physbook.viz.world import BODY_COLOURS, KINEMATIC_COLOUR, STATIC_COLOUR
 
-BOX = pb.Polygon.box(0.5, 0.5)
 NEAR = pb.Transform((0.6, 0.3), 0.2)
 
 
@@ -36,21 +36,6 @@ def no_figures_open():
     plt.close("all")  # so that a test can tell the figures it left open
     yield
     plt.close("all")
-
-
-def world():
-    world = pb.World()
-    world.add_body(pb.Polygon.box(3.0, 0.5), position=(0.0, -0.5), kind="static")
-    world.add_body(BOX, position=(0.0, 0.45))
-    world.step(1 / 60)
-    return world
-
-
-def verlet_world():
-    world = pb.verlet.VerletWorld(bounds=(-2.0, -1.0, 2.0, 2.0))
-    world.add_box((0.0, 0.0), 1.0, 1.0)
-    world.add_box((0.0, 0.95), 1.0, 1.0)
-    return world
 
 
 # --- the axes ------------------------------------------------------------------------------

@@ -270,6 +270,21 @@ def pair_slop(slop, sizes, a, b):
 
 
 @njit
+def solve_friction(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b,
+                   rax, ray, rbx, rby, tx, ty, bound, tangent_impulses, tangent_masses, m, k):
+    """Friction at point k of contact m: the impulse that stops sliding along the tangent
+    (tx, ty), −v_t/K_t, accumulated and clamped to Coulomb's bound |λ_t| ≤ μ·λ_n."""
+    dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx, rby)
+    total = tangent_impulses[m, k] - (dvx * tx + dvy * ty) * tangent_masses[m, k]
+    total = min(max(total, -bound), bound)
+    jt = total - tangent_impulses[m, k]
+    tangent_impulses[m, k] = total
+    if jt != 0.0:
+        apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
+                      a, b, jt * tx, jt * ty, rax, ray, rbx, rby)
+
+
+@njit
 def set_targets(contacts, work, sizes, restitution_threshold, bias_factor, slop, inverse_dt):
     """The normal velocity each point of a rigid solve aims for (m/s).
 
@@ -355,17 +370,9 @@ def solve_velocities(contacts, bodies, work, accumulate):
                 total_normal_impulses[m, k] += j
                 apply_impulse(velocities, angular_velocities, inverse_masses,
                               inverse_inertias, a, b, j * nx, j * ny, rax, ray, rbx, rby)
-            # Friction: the impulse that stops sliding, −v_t/K_t, within Coulomb's bound.
-            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
-                                         rby)
-            bound = frictions[m] * normal_impulses[m, k]
-            total = tangent_impulses[m, k] - (dvx * tx + dvy * ty) * tangent_masses[m, k]
-            total = min(max(total, -bound), bound)
-            jt = total - tangent_impulses[m, k]
-            tangent_impulses[m, k] = total
-            if jt != 0.0:
-                apply_impulse(velocities, angular_velocities, inverse_masses,
-                              inverse_inertias, a, b, jt * tx, jt * ty, rax, ray, rbx, rby)
+            solve_friction(velocities, angular_velocities, inverse_masses, inverse_inertias,
+                           a, b, rax, ray, rbx, rby, tx, ty, frictions[m] * normal_impulses[m, k],
+                           tangent_impulses, tangent_masses, m, k)
 
 
 def softness(hertz: float, damping_ratio: float, h: float) -> Softness:
@@ -456,15 +463,9 @@ def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static
             ray = arms_a[m, k, 1]
             rbx = arms_b[m, k, 0]
             rby = arms_b[m, k, 1]
-            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
-                                         rby)
-            bound = frictions[m] * normal_impulses[m, k]
-            total = tangent_impulses[m, k] - (-dvx * ny + dvy * nx) * tangent_masses[m, k]
-            total = min(max(total, -bound), bound)
-            jt = total - tangent_impulses[m, k]
-            tangent_impulses[m, k] = total
-            apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
-                          a, b, -jt * ny, jt * nx, rax, ray, rbx, rby)
+            solve_friction(velocities, angular_velocities, inverse_masses, inverse_inertias,
+                           a, b, rax, ray, rbx, rby, -ny, nx, frictions[m] * normal_impulses[m, k],
+                           tangent_impulses, tangent_masses, m, k)
 
 
 @njit
