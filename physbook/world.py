@@ -59,24 +59,6 @@ def _size(shape: Shape) -> float:
     return 2.0 * shape.area() / float(np.hypot(*edges.T).sum())
 
 
-def _check_mass(mass: float, inertia: float, center: np.ndarray, density: float,
-                dynamic: bool) -> None:
-    """Every body needs a finite centre of mass; a dynamic one also a mass and inertia that
-    are positive and finite with finite reciprocals, or its first step turns them into NaN."""
-    usable = {}
-    if dynamic:
-        for name, value in (("mass", mass), ("inertia", inertia)):
-            usable[name] = bool(np.isfinite(value) and value > 0.0 and np.isfinite(1.0 / value))
-    usable["centre of mass"] = bool(np.all(np.isfinite(center)))
-    for name, ok in usable.items():
-        if not ok:
-            raise ValueError(
-                f"the body's {name} is not a usable number (mass {mass:g} kg, inertia "
-                f"{inertia:g} kg·m² at material density {density:g}): choose a density and "
-                "shape sizes whose mass and inertia are positive and within float range"
-            )
-
-
 class World:
     """A collection of bodies that move together under gravity, forces and contacts.
 
@@ -385,9 +367,8 @@ class World:
                 "(use kind='kinematic' for a body that moves at a set velocity)"
             )
 
-        with np.errstate(all="ignore"):  # an overflow is reported below, by name
-            mass, inertia, local_center = combine_mass(shapes, material.density)
-        _check_mass(mass, inertia, local_center, material.density, kind_code == DYNAMIC)
+        # Raises ValueError, naming the density, if a mass or an inertia leaves float range.
+        mass, inertia, local_center = combine_mass(shapes, material.density)
         if kind_code != DYNAMIC:
             # Infinite mass: stored as mass 0 and inverse 0, as Box2D does. The centre of
             # mass stays the shapes' centroid, so a kinematic body spins about it.

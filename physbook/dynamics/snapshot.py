@@ -59,11 +59,12 @@ class MotionSnapshot:
     """The columns a step writes (origins, centres, angles, velocities, angular
     velocities), saved into buffers kept between steps."""
 
-    _COLUMNS = ("origins", "centers", "angles", "velocities", "angular_velocities")
+    #: Each saved column and the shape of one of its rows.
+    _COLUMNS = {"origins": (2,), "centers": (2,), "angles": (), "velocities": (2,),
+                "angular_velocities": ()}
 
     def __init__(self):
-        self._saved = {name: np.zeros((16, 2) if name not in ("angles", "angular_velocities")
-                                      else 16) for name in self._COLUMNS}
+        self._saved = {name: np.zeros((16,) + row) for name, row in self._COLUMNS.items()}
         self._count = 0
 
     def save(self, bodies) -> None:
