@@ -8,8 +8,10 @@ solver (the median over ``--runs`` fresh runs of the mean time of steps 60 to th
 last step), physbook's time divided by pymunk's, and the quality numbers of the
 standard-scenes table, measured on a separate recorded run with the same code for every
 engine. Absolute times move from machine to machine and run to run; the ratio measured side
-by side is the number to compare. ``large-pyramid`` (5 050 boxes) is left out unless asked
-for: it takes about a minute per solver.
+by side is the number to compare. Sleep is off in both engines (pymunk's default), so a
+settled pile costs what it costs awake; ``bench_sleep.py`` measures what sleeping saves.
+``large-pyramid`` (5 050 boxes) is left out unless asked for: it takes about a minute per
+solver.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ SCENE_BUILDERS = {
 
 
 def time_physbook(build, kwargs, solver: str) -> float:
-    scene = build(world=pb.World(solver=solver), **kwargs)
+    scene = build(world=pb.World(solver=solver, sleeping=False), **kwargs)
     return mean_step_ms(scene.world.step, scene.dt, scene.steps, TIMING_START)
 
 
@@ -58,7 +60,7 @@ def time_pymunk(build, kwargs) -> float:
 
 def physbook_record(build, kwargs, key, solver: str):
     """(F, B, 2) centres and (F, B) angles of the bodies ``scene.bodies[key]``."""
-    scene = build(world=pb.World(solver=solver), **kwargs)
+    scene = build(world=pb.World(solver=solver, sleeping=False), **kwargs)
     bodies = scene.bodies[key]
     bodies = bodies if isinstance(bodies, list) else [bodies]
     rows = [body.row for body in bodies]

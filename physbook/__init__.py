@@ -12,7 +12,7 @@ layer      what                                                               ch
 1          ``vecmath``: vectors, integrators, the fixed timestep              1–3
 2          ``geometry``: shapes, mass, the shape table                        4
 3          ``collision``: manifolds, SAT, GJK/EPA; ``broadphase``: pairs      6–9
-4          ``dynamics``: bodies, contacts, solvers                            4, 9
+4          ``dynamics``: bodies, contacts, solvers, joints, islands           4, 9–11
 5          ``world``, ``recording``, ``scenes``                               4, 9
 ========== ================================================================== ======
 
@@ -44,6 +44,15 @@ from physbook.collision.gjk import (
 )
 from physbook.collision.manifold import ContactArrays, Manifold, collide, collide_pairs
 from physbook.dynamics.body import Body
+from physbook.dynamics.joints import (
+    DistanceJoint,
+    Joint,
+    MouseJoint,
+    PrismaticJoint,
+    RevoluteJoint,
+    WeldJoint,
+    WheelJoint,
+)
 from physbook.dynamics.materials import (
     DEFAULT_MATERIAL,
     MATERIALS,
@@ -69,6 +78,9 @@ __version__ = "0.1.0"
 __all__ = [
     # the world and its bodies
     "World", "Body", "Recording", "Frame", "DYNAMIC", "STATIC", "KINEMATIC",
+    # joints (chapter 11)
+    "Joint", "DistanceJoint", "RevoluteJoint", "PrismaticJoint", "WeldJoint", "WheelJoint",
+    "MouseJoint",
     # what bodies are made of
     "Circle", "Polygon", "AABB", "MassData", "Transform",
     "Material", "MATERIALS", "DEFAULT_MATERIAL", "mix_friction", "mix_restitution",

@@ -128,6 +128,25 @@ CONTACT_DAMPING_RATIO = 10.0
 #: Fastest speed (m/s) at which overlapping bodies are pushed apart (Box2D v3: 3 m/s).
 PUSH_OUT_SPEED = 3.0
 
+# --- joints and sleep (chapter 11) -----------------------------------------------------
+
+#: Frequency (Hz) of the soft constraint that removes a rigid joint's position error
+#: (Box2D v3: 60 Hz); like the contact spring, capped at a quarter of the (sub)step rate.
+JOINT_HERTZ = 60.0
+
+#: Damping ratio of that soft constraint (Box2D v3: 2, overdamped: the error is removed
+#: without overshoot).
+JOINT_DAMPING_RATIO = 2.0
+
+#: A body slower than this (m/s) ... counts towards falling asleep (Box2D's 0.05 m/s).
+SLEEP_LINEAR_SPEED = 0.05
+
+#: ... and turning slower than this (rad/s; Box2D's 2°/s).
+SLEEP_ANGULAR_SPEED = 2.0 * 3.141592653589793 / 180.0
+
+#: An island whose every body stayed that slow this long (s) falls asleep (Box2D: 0.5 s).
+TIME_TO_SLEEP = 0.5
+
 # --- the Verlet engine (chapter 5) ------------------------------------------------------
 
 #: Edges shorter than this (m) are not projected and give no collision axis: their

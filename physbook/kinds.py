@@ -22,3 +22,19 @@ POLYGON = 1
 
 #: Shape kind names, indexed by code.
 SHAPE_KINDS = ("circle", "polygon")
+
+#: A distance joint keeps two anchor points at a distance (a rod, a rope, a spring).
+DISTANCE = 0
+#: A revolute joint pins two bodies together at a point; they turn freely about it.
+REVOLUTE = 1
+#: A prismatic joint lets two bodies slide along an axis, without turning.
+PRISMATIC = 2
+#: A weld joint glues two bodies together, rigidly or softly.
+WELD = 3
+#: A wheel joint: a point sliding on a sprung axis, turning freely (a car's suspension).
+WHEEL = 4
+#: A mouse joint pulls one body's point towards a target in the world.
+MOUSE = 5
+
+#: Joint kind names, indexed by code.
+JOINT_KINDS = ("distance", "revolute", "prismatic", "weld", "wheel", "mouse")

@@ -18,10 +18,23 @@ from physbook._buffers import ColumnView, grown
 from physbook.broadphase import broad_phase as resolve_broad_phase
 from physbook.broadphase.filters import ShapeFilters, shape_filters
 from physbook.broadphase.pairs import ShapeBoxes, canonical_pairs
-from physbook.constants import DEFAULT_GRAVITY
+from physbook.constants import (
+    DEFAULT_GRAVITY,
+    SLEEP_ANGULAR_SPEED,
+    SLEEP_LINEAR_SPEED,
+    TIME_TO_SLEEP,
+)
 from physbook.dynamics.body import Body, rotated
 from physbook.dynamics.body_table import BodyArrays, BodyTable
 from physbook.dynamics.contact_table import ContactTable
+from physbook.dynamics.islands import (
+    island_after_removal,
+    update_islands,
+    wake_before_step,
+    wake_touched,
+)
+from physbook.dynamics.joint_table import IMPULSE_COLUMNS, JointTable
+from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTable
 from physbook.dynamics.motion import speculative_margins, update_origins
 from physbook.dynamics.snapshot import MotionSnapshot, check_finite
@@ -29,7 +42,7 @@ from physbook.dynamics.solvers import DEFAULT_SOLVER, contact_solver
 from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_table import ShapeTable, shape_aabbs
 from physbook.geometry.shapes import Circle, Polygon, Shape
-from physbook.kinds import BODY_KINDS, DYNAMIC, STATIC
+from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
 from physbook.recording import Recording
 
 
@@ -75,6 +88,10 @@ class World:
     broad_phase
         The broad phase stage: a name from :data:`physbook.broadphase.BROAD_PHASES`
         (``"sweep"``, the default) or a callable ``(boxes, filters) -> (P, 2)`` shape pairs.
+    sleeping
+        Let islands of bodies that have come to rest fall asleep (chapter 11): they cost
+        almost nothing until something wakes them. The thresholds are the attributes
+        ``sleep_linear_speed``, ``sleep_angular_speed`` and ``time_to_sleep``.
 
     After each step :attr:`contacts` holds the touching shape pairs, their points and the
     impulses the solver gave them. The body columns below are views of the rows in use,
@@ -108,15 +125,29 @@ class World:
     layers = ColumnView("(N,) collision bitmasks; a pair may collide only if their AND is "
                         "non-zero; writable.", writable=True)
     ids = ColumnView("(N,) stable body ids, by row.")
+    awake = ColumnView("(N,) bool: the body moves in the next step (false when asleep and "
+                       "for static bodies; set Body.awake to change it).")
+    sleep_times = ColumnView("(N,) how long each body has been slow enough to sleep (s).")
 
     def __init__(self, gravity=DEFAULT_GRAVITY, capacity: int = 16, solver=None,
-                 broad_phase="sweep"):
+                 broad_phase="sweep", sleeping: bool = True):
         self._gravity = _check.vector(gravity, "gravity")
         capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
         self._bodies = BodyTable(capacity)
         self._shapes = ShapeTable(capacity)
         self._materials = MaterialTable()
         self._contacts = ContactTable(capacity)
+        self._joints = JointTable()
+        self._saved_joint_impulses: dict = {}
+        self._sleeping = _check.flag(sleeping, "sleeping")
+        self._sleep_linear_speed = SLEEP_LINEAR_SPEED
+        self._sleep_angular_speed = SLEEP_ANGULAR_SPEED
+        self._time_to_sleep = TIME_TO_SLEEP
+        # Each body's island label, and scratch for the island passes (chapter 11).
+        self._islands = np.zeros(capacity, np.int64)
+        self._island_marks = np.zeros(capacity, np.bool_)
+        self._island_parents = np.zeros(capacity, np.int64)
+        self._island_slowest = np.zeros(capacity)
         self._solver = contact_solver(DEFAULT_SOLVER if solver is None else solver)
         self._snapshot = MotionSnapshot()
         # The library's broad phases return canonical pairs; a user's are checked.
@@ -142,9 +173,18 @@ class World:
         too large for floats); in both cases the world is left as it was before the step.
         """
         dt = _check.positive_scalar(dt, "dt")
-        bodies, shapes = self._bodies.arrays, self._shapes.arrays
+        bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         self._check_state(bodies)
         self._snapshot.save(bodies)
+        if len(joints.kinds):
+            self._saved_joint_impulses = {name: getattr(joints, name).copy()
+                                          for name in IMPULSE_COLUMNS}
+        # Islands: who moves this step (sleeping bodies given a push wake with their island).
+        count = len(bodies.kinds)
+        islands, marks = self._islands[:count], self._island_marks[:count]
+        wake_before_step(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
+                         bodies.angular_velocities, bodies.forces, bodies.torques, islands,
+                         marks, self._sleeping)
         boxes, filters, margins = self._stage_buffers(len(shapes.ids))
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
@@ -154,13 +194,29 @@ class World:
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
         pairs = self._find_pairs(shapes, bodies, boxes, filters, margins)
         # Narrow phase: the touching pairs' manifolds; a point seen last step keeps its
-        # impulses (same shape ids, same feature id).
+        # impulses (same shape ids, same feature id). A pair asleep keeps its row as it was.
         self._contacts.update(pairs, shapes, bodies.origins, bodies.angles, bodies.materials,
-                              self._materials, margins, check=False)
+                              self._materials, margins, bodies.awake, check=False)
+        contacts = self._contacts.arrays
+        # A sleeping island that an awake body now touches wakes before it is solved.
+        if self._sleeping:
+            wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
+                         bodies.sleep_times, islands, marks)
         # Solver: it moves the bodies through the step, v += dt·(g·gravity_scale + F/m),
-        # contact impulses, c += dt·v and θ += dt·ω (in substeps if it works in substeps).
-        self._solver.step(self._contacts.arrays, bodies, self._gravity, dt)
+        # joint and contact impulses, c += dt·v and θ += dt·ω (in substeps if it works in
+        # substeps).
+        if len(joints.kinds):
+            self._solver.step(contacts, bodies, self._gravity, dt, joints)
+        else:
+            self._solver.step(contacts, bodies, self._gravity, dt)
         self._undo_if_not_finite(bodies, dt)
+        # Sleep: islands that have been at rest long enough stop.
+        if self._sleeping:
+            update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
+                           bodies.angular_velocities, contacts.bodies, joints.bodies, dt,
+                           self._sleep_linear_speed, self._sleep_angular_speed,
+                           self._time_to_sleep, islands, self._island_parents[:count],
+                           self._island_slowest[:count])
         # Forces act for one step only.
         bodies.forces[:] = 0.0
         bodies.torques[:] = 0.0
@@ -187,6 +243,9 @@ class World:
             axis=1)]]
         self._snapshot.restore(bodies)
         self._contacts.revert()
+        if self._joints.count:
+            for name, saved in self._saved_joint_impulses.items():
+                getattr(self._joints.arrays, name)[...] = saved
         raise FloatingPointError(
             f"{quantity} of body {int(bodies.ids[row])} (row {row}) became NaN or infinite "
             f"in this step of dt = {dt:g} s (bodies {broken[:8]} in all); the world was put "
@@ -200,12 +259,18 @@ class World:
         shape_aabbs(shapes, bodies.origins, bodies.angles, margins, boxes.lower, boxes.upper)
         shape_filters(shapes.body, bodies.layers, bodies.kinds, filters)
         pairs = self._broad_phase(boxes, filters)
-        if self._trusted_pairs:
-            return pairs
-        pairs = canonical_pairs(pairs, "the pairs broad_phase returns")
-        if len(pairs) and (pairs[0, 0] < 0 or pairs[:, 1].max() >= len(shapes.ids)):
-            raise ValueError(f"broad_phase must return rows of shapes 0 .. "
-                             f"{len(shapes.ids) - 1}")
+        if not self._trusted_pairs:
+            pairs = canonical_pairs(pairs, "the pairs broad_phase returns")
+            if len(pairs) and (pairs[0, 0] < 0 or pairs[:, 1].max() >= len(shapes.ids)):
+                raise ValueError(f"broad_phase must return rows of shapes 0 .. "
+                                 f"{len(shapes.ids) - 1}")
+        if self._joints.count and len(pairs):
+            # Bodies held by a joint do not collide unless the joint says they may.
+            joined = self._joints.joined_pairs()
+            if len(joined):
+                body_a, body_b = shapes.body[pairs[:, 0]], shapes.body[pairs[:, 1]]
+                keys = (np.minimum(body_a, body_b) << 32) + np.maximum(body_a, body_b)
+                pairs = pairs[~np.isin(keys, joined)]
         return pairs
 
     def _stage_buffers(self, count: int) -> tuple[ShapeBoxes, ShapeFilters, np.ndarray]:
@@ -316,6 +381,76 @@ class World:
         """The broad phase stage, ``(boxes, filters) -> pairs``."""
         return self._broad_phase
 
+    @property
+    def joints(self) -> list[Joint]:
+        """The joints of the world, in the order they were added (a new list)."""
+        return self._joints.handles
+
+    @property
+    def joint_arrays(self):
+        """Every joint column (:class:`~physbook.dynamics.joint_table.JointColumns`), as
+        the solver receives them."""
+        return self._joints.arrays
+
+    # --- sleep (chapter 11) ------------------------------------------------------------
+
+    @property
+    def sleeping(self) -> bool:
+        """Whether islands at rest fall asleep; turning it off wakes every body."""
+        return self._sleeping
+
+    @sleeping.setter
+    def sleeping(self, value) -> None:
+        self._sleeping = _check.flag(value, "sleeping")
+        if not self._sleeping:
+            bodies = self._bodies.arrays
+            asleep = (bodies.kinds == DYNAMIC) & ~bodies.awake
+            bodies.awake[asleep] = True
+            bodies.sleep_times[asleep] = 0.0
+
+    @property
+    def sleep_linear_speed(self) -> float:
+        """A body slower than this (m/s) ... (Box2D's 0.05 m/s by default)."""
+        return self._sleep_linear_speed
+
+    @sleep_linear_speed.setter
+    def sleep_linear_speed(self, value) -> None:
+        self._sleep_linear_speed = _check.non_negative_scalar(value, "sleep_linear_speed")
+
+    @property
+    def sleep_angular_speed(self) -> float:
+        """... and turning slower than this (rad/s; 2°/s by default) ..."""
+        return self._sleep_angular_speed
+
+    @sleep_angular_speed.setter
+    def sleep_angular_speed(self, value) -> None:
+        self._sleep_angular_speed = _check.non_negative_scalar(value, "sleep_angular_speed")
+
+    @property
+    def time_to_sleep(self) -> float:
+        """... for this long (s, 0.5 by default), with every body of its island, sleeps."""
+        return self._time_to_sleep
+
+    @time_to_sleep.setter
+    def time_to_sleep(self, value) -> None:
+        self._time_to_sleep = _check.non_negative_scalar(value, "time_to_sleep")
+
+    @property
+    def awake_count(self) -> int:
+        """Number of dynamic bodies awake."""
+        bodies = self._bodies.arrays
+        return int(np.count_nonzero(bodies.awake & (bodies.kinds == DYNAMIC)))
+
+    def _put_to_sleep(self, row: int) -> None:
+        """Put the island of the dynamic body at ``row`` to sleep now (Body.awake = False)."""
+        bodies = self._bodies.arrays
+        labels = self._islands[: len(bodies.kinds)]
+        island = np.flatnonzero((labels == labels[row]) & (bodies.kinds == DYNAMIC))
+        bodies.awake[island] = False
+        bodies.velocities[island] = 0.0
+        bodies.angular_velocities[island] = 0.0
+        bodies.sleep_times[island] = np.maximum(bodies.sleep_times[island], self._time_to_sleep)
+
     # --- adding and removing ---------------------------------------------------------
 
     def add_body(
@@ -383,11 +518,19 @@ class World:
             "materials": self._materials.row(material), "restitutions": material.restitution,
             "frictions": material.friction, "layers": layers,
             "sizes": min(_size(shape) for shape in shapes),
+            "awake": kind_code == DYNAMIC or (kind_code == KINEMATIC and (
+                velocity.any() or angular_velocity != 0.0)),
         }
         row = self._bodies.add(values, shapes, material,
                                lambda body_id: Body(self, self._bodies, body_id))
         for shape in shapes:
             self._shapes.append(shape, row)
+        # A new body is an island of its own, labelled by its row.
+        self._islands = grown(self._islands, row + 1)
+        self._island_marks = grown(self._island_marks, row + 1)
+        self._island_parents = grown(self._island_parents, row + 1)
+        self._island_slowest = grown(self._island_slowest, row + 1)
+        self._islands[row] = row
         return self._bodies.handle(row)
 
     def remove_body(self, body: Body) -> None:
@@ -396,9 +539,44 @@ class World:
         _check.instance(body, "body", Body, "a Body")
         if body.world is not self:
             raise ValueError("body belongs to another world")
-        row = self._bodies.remove(body.id)  # raises if it was removed already
+        row = body.row  # raises if it was removed already
+        for joint in self._joints.joints_of(row):
+            self.remove_joint(joint)
+        bodies = self._bodies.arrays
+        island_after_removal(self._islands, bodies.kinds, bodies.awake, bodies.sleep_times,
+                             row)
+        self._bodies.remove(body.id)
         self._shapes.remove_body(row)
         self._contacts.remove_body(row)
+        self._joints.body_removed(row)
+
+    def add_joint(self, joint: Joint) -> Joint:
+        """Add ``joint`` (made from bodies of this world) and return it. Its bodies wake.
+
+        Raises ``ValueError`` if the joint is in a world already or one of its bodies was
+        removed or belongs to another world.
+        """
+        _check.instance(joint, "joint", Joint, "a joint (DistanceJoint, RevoluteJoint, ...)")
+        if joint.world is not None:
+            raise ValueError("joint was added to a world already; make a new joint")
+        for name in ("body_a", "body_b"):
+            body = getattr(joint, name)
+            if not body.alive:
+                raise ValueError(f"joint's {name} was removed from its world")
+            if body.world is not self:
+                raise ValueError(f"joint's {name} belongs to another world")
+        joint._attach(self, self._joints.add(joint.row_values(), joint))
+        joint.wake_bodies()
+        return joint
+
+    def remove_joint(self, joint: Joint) -> None:
+        """Remove ``joint``; its bodies wake (and may now collide with each other). The
+        joint keeps its settings and may be added again while its bodies exist."""
+        _check.instance(joint, "joint", Joint, "a joint")
+        if joint.world is not self:
+            raise ValueError("joint is not in this world")
+        joint.wake_bodies()
+        joint._detach_from(self._joints)
 
     # --- running and recording -------------------------------------------------------
 

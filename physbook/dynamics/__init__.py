@@ -8,7 +8,11 @@
 - :mod:`~physbook.dynamics.contact_table`: contacts kept from step to step (chapter 9);
 - :mod:`~physbook.dynamics.contact_solver`: the stages of every contact solver:
   impulses, restitution, friction, warm starting, soft contacts (chapters 9–10);
-- :mod:`~physbook.dynamics.solvers`: the solvers, by name (chapters 9–10).
+- :mod:`~physbook.dynamics.joint_table`, :mod:`~physbook.dynamics.joint_solver`,
+  :mod:`~physbook.dynamics.joints`: joints, their columns and their stages (chapter 11);
+- :mod:`~physbook.dynamics.solver_steps`: each solver's compiled step (chapters 9–11);
+- :mod:`~physbook.dynamics.solvers`: the solvers, by name (chapters 9–10);
+- :mod:`~physbook.dynamics.islands`: islands of touching bodies, and sleep (chapter 11).
 
 Imports layers 0–3, but never the broad phase: stages take arrays, not worlds.
 """
@@ -18,10 +22,15 @@ from physbook.dynamics import (
     body_table,
     contact_solver,
     contact_table,
+    islands,
+    joint_solver,
+    joint_table,
+    joints,
     materials,
     motion,
+    solver_steps,
     solvers,
 )
 
-__all__ = ["body", "body_table", "contact_solver", "contact_table", "materials", "motion",
-           "solvers"]
+__all__ = ["body", "body_table", "contact_solver", "contact_table", "islands", "joint_solver",
+           "joint_table", "joints", "materials", "motion", "solver_steps", "solvers"]

@@ -13,9 +13,16 @@ import numpy as np
 
 from physbook import _check
 from physbook.dynamics.body_table import BodyTable
-from physbook.kinds import BODY_KINDS, STATIC
+from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
 from physbook.vecmath.kernels import rotate
 from physbook.vecmath.vec import Transform
+
+
+def _wake(bodies, row: int) -> None:
+    """Wake the dynamic body at ``row`` (its island wakes before the next step)."""
+    if bodies.kinds[row] == DYNAMIC and not bodies.awake[row]:
+        bodies.awake[row] = True
+        bodies.sleep_times[row] = 0.0
 
 
 def rotated(vector: np.ndarray, angle: float) -> np.ndarray:
@@ -75,6 +82,7 @@ class Body:
         bodies, row = self._row()
         bodies.origins[row] = value
         bodies.centers[row] = value + rotated(bodies.local_centers[row], bodies.angles[row])
+        _wake(bodies, row)
 
     @property
     def angle(self) -> float:
@@ -89,6 +97,7 @@ class Body:
         bodies, row = self._row()
         bodies.angles[row] = value
         bodies.centers[row] = bodies.origins[row] + rotated(bodies.local_centers[row], value)
+        _wake(bodies, row)
 
     @property
     def transform(self) -> Transform:
@@ -119,6 +128,7 @@ class Body:
         value = _check.vector(value, "velocity")
         bodies, row = self._movable_row("velocity", value.any())
         bodies.velocities[row] = value
+        _wake(bodies, row)
 
     @property
     def angular_velocity(self) -> float:
@@ -131,12 +141,47 @@ class Body:
         value = _check.finite_scalar(value, "angular_velocity")
         bodies, row = self._movable_row("angular_velocity", value != 0.0)
         bodies.angular_velocities[row] = value
+        _wake(bodies, row)
 
     def _movable_row(self, name: str, moving: bool) -> tuple:
         bodies, row = self._row()
         if moving and bodies.kinds[row] == STATIC:
             raise ValueError(f"{name} of a static body must be zero; use kind='kinematic'")
         return bodies, row
+
+    # --- sleep (chapter 11) ---------------------------------------------------------------
+
+    @property
+    def awake(self) -> bool:
+        """Whether the body moves in the next step (chapter 11).
+
+        A dynamic body falls asleep with its island when every body of it has been slow
+        for the world's ``time_to_sleep``, and wakes when touched by an awake body, given
+        a velocity, force or impulse, or moved. Set True to wake the body and its island,
+        False to put the island to sleep at once. A static body is never awake; a
+        kinematic body is awake while it moves (setting either has no effect).
+        """
+        bodies, row = self._row()
+        if bodies.kinds[row] == KINEMATIC:
+            return bool(bodies.velocities[row].any() or bodies.angular_velocities[row] != 0.0)
+        return bool(bodies.awake[row])
+
+    @awake.setter
+    def awake(self, value) -> None:
+        value = _check.flag(value, "awake")
+        bodies, row = self._row()
+        if bodies.kinds[row] != DYNAMIC:
+            return
+        if value:
+            _wake(bodies, row)
+        else:
+            self._world._put_to_sleep(row)
+
+    @property
+    def sleep_time(self) -> float:
+        """How long the body has been slow enough to sleep (s)."""
+        bodies, row = self._row()
+        return float(bodies.sleep_times[row])
 
     def velocity_at(self, point) -> np.ndarray:
         """Velocity of the body's material point at world ``point``: v + ω × (p − c) (m/s)."""
@@ -235,6 +280,7 @@ class Body:
         point = None if point is None else _check.vector(point, "point")
         bodies, row = self._row()
         bodies.forces[row] += force
+        _wake(bodies, row)
         if point is not None:
             arm = point - bodies.centers[row]
             bodies.torques[row] += arm[0] * force[1] - arm[1] * force[0]
@@ -244,6 +290,7 @@ class Body:
         torque = _check.finite_scalar(torque, "torque")
         bodies, row = self._row()
         bodies.torques[row] += torque
+        _wake(bodies, row)
 
     def apply_impulse(self, impulse, point=None) -> None:
         """Change the velocity at once by an ``impulse`` J (N·s) at world ``point``.
@@ -255,6 +302,7 @@ class Body:
         point = None if point is None else _check.vector(point, "point")
         bodies, row = self._row()
         bodies.velocities[row] += bodies.inverse_masses[row] * impulse
+        _wake(bodies, row)
         if point is not None:
             arm = point - bodies.centers[row]
             torque_impulse = arm[0] * impulse[1] - arm[1] * impulse[0]

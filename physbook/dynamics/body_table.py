@@ -41,6 +41,8 @@ class BodyArrays(NamedTuple):
     layers: np.ndarray  #: (N,) int64 collision bitmasks
     ids: np.ndarray  #: (N,) int64 stable body ids
     sizes: np.ndarray  #: (N,) the body's thinnest shape, 2·area/perimeter (m)
+    awake: np.ndarray  #: (N,) bool: moves this step (false when asleep, and for static bodies)
+    sleep_times: np.ndarray  #: (N,) how long the body has been slow enough to sleep (s)
 
 
 #: Shape of one row and dtype of each column, in the order of :class:`BodyArrays`.
@@ -65,6 +67,8 @@ _LAYOUT = {
     "layers": ((), np.int64),
     "ids": ((), np.int64),
     "sizes": ((), np.float64),
+    "awake": ((), np.bool_),
+    "sleep_times": ((), np.float64),
 }
 assert tuple(_LAYOUT) == BodyArrays._fields
 

@@ -28,8 +28,10 @@ The stages, in the order a step runs them (Box2D v3 names them the same way):
   remove overlap by moving positions;
 - :func:`store_impulses`: keep this step's impulses for the next step.
 
-The solvers of :mod:`physbook.dynamics.solvers` run them in a compiled driver each
-(:func:`impulse_step`, :func:`soft_step`).
+The compiled steps of :mod:`physbook.dynamics.solver_steps` (``impulse_step``,
+``soft_step``) run them, with chapter 11's joints, for the solvers of
+:mod:`physbook.dynamics.solvers`. A pair of bodies that are both asleep, or one asleep and
+one static (``bodies.awake`` false for both), is skipped by every stage.
 
 The stage kernels take the contact and body columns as NamedTuples and take the columns out
 of them once, at the top: reading a field of a tuple of arrays inside a hot loop costs a
@@ -50,7 +52,6 @@ import numpy as np
 
 from physbook._jit import njit
 from physbook.constants import SLOP_SIZE_FRACTION
-from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
 from physbook.vecmath.kernels import cross, point_velocity, rotate
 
 #: Codes of ``position_correction``, as the compiled drivers receive it.
@@ -209,9 +210,10 @@ def prepare_contacts(contacts, bodies, work, motion, warm_scale):
     carried_normal, carried_tangent = contacts.normal_impulses, contacts.tangent_impulses
     centers, angles, velocities, angular_velocities = (
         bodies.centers, bodies.angles, bodies.velocities, bodies.angular_velocities)
-    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
-    (arms_a, arms_b, normal_masses, tangent_masses, base_separations, relative_velocities, _,
-     normal_impulses, tangent_impulses, total_normal_impulses) = work
+    inverse_masses, inverse_inertias, awake = (bodies.inverse_masses, bodies.inverse_inertias,
+                                               bodies.awake)
+    (arms_a, arms_b, normal_masses, tangent_masses, base_separations, relative_velocities,
+     targets, normal_impulses, tangent_impulses, total_normal_impulses) = work
     start_centers, start_angles, delta_cos, delta_sin, overlaps = motion
     for i in range(angles.shape[0]):
         start_centers[i, 0] = centers[i, 0]
@@ -225,9 +227,6 @@ def prepare_contacts(contacts, bodies, work, motion, warm_scale):
         b = pairs[m, 1]
         nx = normals[m, 0]
         ny = normals[m, 1]
-        if depths[m, 0] > 0.0 or (point_counts[m] > 1 and depths[m, 1] > 0.0):
-            overlaps[a] += 1.0
-            overlaps[b] += 1.0
         for k in range(2):
             # Unused slots take part in no sum, but keep them clean for store_impulses.
             if warm_scale == 0.0:
@@ -237,6 +236,14 @@ def prepare_contacts(contacts, bodies, work, motion, warm_scale):
                 normal_impulses[m, k] = warm_scale * carried_normal[m, k]
                 tangent_impulses[m, k] = warm_scale * carried_tangent[m, k]
             total_normal_impulses[m, k] = 0.0
+            targets[m, k] = 0.0
+        if not (awake[a] or awake[b]):
+            # Both bodies asleep (or one asleep, one static): no stage solves this pair,
+            # and it keeps the impulses it carries for when its island wakes.
+            continue
+        if depths[m, 0] > 0.0 or (point_counts[m] > 1 and depths[m, 1] > 0.0):
+            overlaps[a] += 1.0
+            overlaps[b] += 1.0
         for k in range(point_counts[m]):
             rax = points[m, k, 0] - centers[a, 0]
             ray = points[m, k, 1] - centers[a, 1]
@@ -308,6 +315,7 @@ def set_targets(contacts, work, sizes, restitution_threshold, bias_factor, slop,
 @njit
 def warm_start(contacts, bodies, work):
     """Apply the impulses each point starts from: P = λ_n·n + λ_t·t."""
+    awake = bodies.awake
     pairs, point_counts, normals = contacts.bodies, contacts.point_counts, contacts.normals
     velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
     inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
@@ -317,6 +325,8 @@ def warm_start(contacts, bodies, work):
     for m in range(pairs.shape[0]):
         a = pairs[m, 0]
         b = pairs[m, 1]
+        if not (awake[a] or awake[b]):
+            continue
         nx = normals[m, 0]
         ny = normals[m, 1]
         for k in range(point_counts[m]):
@@ -337,6 +347,7 @@ def solve_velocities(contacts, bodies, work, accumulate):
     (chapter 9) each increment is clamped, j ≥ 0, and a pass may only push. Friction: the
     total λ_t − v_t/K_t is clamped to ±μ·λ_n of the same point in both cases.
     """
+    awake = bodies.awake
     pairs, point_counts, normals, frictions = (contacts.bodies, contacts.point_counts,
                                                contacts.normals, contacts.frictions)
     velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
@@ -346,6 +357,8 @@ def solve_velocities(contacts, bodies, work, accumulate):
     for m in range(pairs.shape[0]):
         a = pairs[m, 0]
         b = pairs[m, 1]
+        if not (awake[a] or awake[b]):
+            continue
         nx = normals[m, 0]
         ny = normals[m, 1]
         tx = -ny
@@ -395,7 +408,7 @@ def softness(hertz: float, damping_ratio: float, h: float) -> Softness:
 
 @njit
 def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static_soft,
-               push_out_speed):
+               push_out_speed, restitution_threshold):
     """One pass of soft contacts (the soft step); with ``use_bias`` False it *relaxes*.
 
     The separation s of each point is found from how far its bodies moved since prepare.
@@ -407,26 +420,39 @@ def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static
     Relaxing solves the same contacts rigidly with no bias, to take out the velocity the
     push-out added. The total normal impulse is clamped at 0; friction as in
     :func:`solve_velocities`.
+
+    Restitution: a point's first impulse of the step, when it approaches faster than
+    ``restitution_threshold``, is a bounce: it aims for v_n = −e·v_n at once (once per
+    step: ``work.targets`` keeps the speed it left at), with an impulse kept out of the
+    accumulated one so that no later pass takes it back. Bouncing inside the
+    pass, in the order of the contacts, lets a collision pass on down a row of touching
+    bodies within the pass, as a Newton's cradle needs (applied after the pass, every
+    contact of the row would bounce from the shared velocity the pass left).
     """
-    pairs, point_counts, normals, frictions = (contacts.bodies, contacts.point_counts,
-                                               contacts.normals, contacts.frictions)
+    awake = bodies.awake
+    pairs, point_counts, normals, frictions, restitutions = (
+        contacts.bodies, contacts.point_counts, contacts.normals, contacts.frictions,
+        contacts.restitutions)
     centers, velocities, angular_velocities = (bodies.centers, bodies.velocities,
                                                bodies.angular_velocities)
     inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
-    (arms_a, arms_b, normal_masses, tangent_masses, base_separations, relative_velocities, _,
-     normal_impulses, tangent_impulses, total_normal_impulses) = work
+    (arms_a, arms_b, normal_masses, tangent_masses, base_separations, relative_velocities,
+     targets, normal_impulses, tangent_impulses, total_normal_impulses) = work
     start_centers, delta_cos, delta_sin = motion.start_centers, motion.delta_cos, \
         motion.delta_sin
     overlaps = motion.overlaps
     for m in range(pairs.shape[0]):
         a = pairs[m, 0]
         b = pairs[m, 1]
+        if not (awake[a] or awake[b]):
+            continue
         nx = normals[m, 0]
         ny = normals[m, 1]
         spring = static_soft if inverse_masses[a] == 0.0 or inverse_masses[b] == 0.0 else soft
         busiest = max(overlaps[a] if inverse_masses[a] > 0.0 else 1.0,
                       overlaps[b] if inverse_masses[b] > 0.0 else 1.0, 1.0)
         speed_cap = push_out_speed / busiest
+        e = restitutions[m]
         for k in range(point_counts[m]):
             rax = arms_a[m, k, 0]
             ray = arms_a[m, k, 1]
@@ -448,12 +474,20 @@ def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static
             vn = dvx * nx + dvy * ny
             j = -normal_masses[m, k] * (mass_scale * vn + bias) - impulse_scale * \
                 normal_impulses[m, k]
+            if j > 0.0 and e > 0.0 and vn < -restitution_threshold and targets[m, k] == 0.0:
+                # A collision: the point approaches fast, and has not bounced yet in this
+                # step. It bounces now, v_n → −e·v_n. The bounce is not added to the
+                # accumulated impulse: no later pass may take it back, and the soft
+                # rows, which relax their accumulated impulse, do not pull it back.
+                relative_velocities[m, k] = vn
+                targets[m, k] = -e * vn
+                j = normal_masses[m, k] * (targets[m, k] - vn)
+                total_normal_impulses[m, k] += j
+                apply_impulse(velocities, angular_velocities, inverse_masses,
+                              inverse_inertias, a, b, j * nx, j * ny, rax, ray, rbx, rby)
+                continue
             total = max(normal_impulses[m, k] + j, 0.0)
             j = total - normal_impulses[m, k]
-            if total_normal_impulses[m, k] == 0.0 and j > 0.0:
-                # The point's first impulse of the step: the collision happens in this
-                # substep, and v_n now is the approach speed restitution reverses.
-                relative_velocities[m, k] = vn
             normal_impulses[m, k] = total
             total_normal_impulses[m, k] += j
             apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
@@ -477,6 +511,7 @@ def apply_restitution(contacts, bodies, work, threshold):
     (a speculative point that never closed did not collide) bounce, each once: its approach
     speed is then set to 0.
     """
+    awake = bodies.awake
     pairs, point_counts, normals, restitutions = (
         contacts.bodies, contacts.point_counts, contacts.normals, contacts.restitutions)
     velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
@@ -489,6 +524,8 @@ def apply_restitution(contacts, bodies, work, threshold):
             continue
         a = pairs[m, 0]
         b = pairs[m, 1]
+        if not (awake[a] or awake[b]):
+            continue
         nx = normals[m, 0]
         ny = normals[m, 1]
         for k in range(point_counts[m]):
@@ -521,12 +558,15 @@ def project_positions(contacts, bodies, fraction, slop):
     pair's centre of mass stays). Angles do not change; the world recomputes the origins
     from the centres when it integrates positions.
     """
+    awake = bodies.awake
     pairs, point_counts, normals, depths = (contacts.bodies, contacts.point_counts,
                                             contacts.normals, contacts.depths)
     centers, inverse_masses = bodies.centers, bodies.inverse_masses
     for m in range(pairs.shape[0]):
         a = pairs[m, 0]
         b = pairs[m, 1]
+        if not (awake[a] or awake[b]):
+            continue
         inverse_mass_sum = inverse_masses[a] + inverse_masses[b]
         if inverse_mass_sum <= 0.0:
             continue
@@ -563,6 +603,7 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
     *pseudo-impulse* P = −C/K along n applied to positions: Δc = ±P/m, Δθ = ±(r × P)/I.
     Velocities do not change, so no energy is added. Returns the deepest separation met.
     """
+    awake = bodies.awake
     pairs, point_counts, normals = contacts.bodies, contacts.point_counts, contacts.normals
     centers, angles = bodies.centers, bodies.angles
     inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
@@ -574,6 +615,8 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
     for m in range(pairs.shape[0]):
         a = pairs[m, 0]
         b = pairs[m, 1]
+        if not (awake[a] or awake[b]):
+            continue
         nx = normals[m, 0]
         ny = normals[m, 1]
         allowed = pair_slop(slop, bodies.sizes, a, b)
@@ -608,73 +651,17 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
 
 
 @njit
-def store_impulses(contacts, work, scale):
+def store_impulses(contacts, bodies, work, scale):
     """Keep this step's impulses, times ``scale``, in the contact table for the next step.
 
     ``scale`` turns what the solver accumulates into impulses per step (N·s): 1, or the
-    number of substeps for the soft step, whose impulses are per substep.
+    number of substeps for the soft step, whose impulses are per substep. A sleeping pair
+    was not solved and keeps the impulses it carries.
     """
-    contacts.normal_impulses[:] = scale * work.normal_impulses
-    contacts.tangent_impulses[:] = scale * work.tangent_impulses
-
-
-# --- the solvers' steps -----------------------------------------------------------------
-
-
-@njit
-def impulse_step(contacts, bodies, work, motion, gravity, dt, iterations, accumulate,
-                 warm_starting, restitution_threshold, position_correction, correction,
-                 slop, position_iterations, max_correction):
-    """A step of the rigid impulse solvers (chapters 9 and 10); returns the count of bodies
-    whose state is no longer finite.
-
-    ``correction`` is the projection's fraction or Baumgarte's β or the position pass's β,
-    as ``position_correction`` (a code of :data:`POSITION_CORRECTIONS`) says.
-    """
-    integrate_velocities(bodies, gravity, dt)
-    prepare_contacts(contacts, bodies, work, motion, 1.0 if warm_starting else 0.0)
-    set_targets(contacts, work, bodies.sizes, restitution_threshold,
-                correction if position_correction == BAUMGARTE else 0.0, slop, 1.0 / dt)
-    if warm_starting:
-        warm_start(contacts, bodies, work)
-    for _ in range(iterations):
-        solve_velocities(contacts, bodies, work, accumulate)
-    if position_correction == PROJECTION and correction > 0.0:
-        project_positions(contacts, bodies, correction, slop)
-    bad = integrate_positions(bodies, dt)
-    if position_correction == NONLINEAR:
-        update_rotations(bodies.angles, motion)
-        for _ in range(position_iterations):
-            solve_positions(contacts, bodies, work, motion, correction, slop, max_correction)
-        update_origins(bodies)
-    store_impulses(contacts, work, 1.0)
-    return bad
-
-
-@njit
-def soft_step(contacts, bodies, work, motion, gravity, dt, substeps, relax_iterations, soft,
-              static_soft, push_out_speed, restitution_threshold, warm_starting):
-    """A step of the soft step solver (Box2D v3's scheme); returns the count of bodies whose
-    state is no longer finite.
-
-    Each of the ``substeps`` substeps of h = dt/substeps integrates velocities, warm starts,
-    solves the soft contacts, integrates positions, relaxes, and bounces the points that
-    collided in it (Box2D bounces once, after the last substep; bouncing in the substep of
-    the collision lets the body move away for the rest of the step, as it would have).
-    """
-    h = dt / substeps
-    prepare_contacts(contacts, bodies, work, motion, 1.0 / substeps if warm_starting else 0.0)
-    bad = 0
-    for _ in range(substeps):
-        integrate_velocities(bodies, gravity, h)
-        warm_start(contacts, bodies, work)
-        solve_soft(contacts, bodies, work, motion, 1.0 / h, True, soft, static_soft,
-                   push_out_speed)
-        bad = integrate_positions(bodies, h)
-        update_rotations(bodies.angles, motion)
-        for _ in range(relax_iterations):
-            solve_soft(contacts, bodies, work, motion, 1.0 / h, False, soft, static_soft,
-                       push_out_speed)
-        apply_restitution(contacts, bodies, work, restitution_threshold)
-    store_impulses(contacts, work, float(substeps))
-    return bad
+    pairs, awake = contacts.bodies, bodies.awake
+    normal, tangent = contacts.normal_impulses, contacts.tangent_impulses
+    for m in range(pairs.shape[0]):
+        if awake[pairs[m, 0]] or awake[pairs[m, 1]]:
+            for k in range(2):
+                normal[m, k] = scale * work.normal_impulses[m, k]
+                tangent[m, k] = scale * work.tangent_impulses[m, k]

@@ -62,7 +62,7 @@ def _empty_arrays(capacity: int) -> ContactColumns:
 
 @njit
 def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mixed_restitution,
-                    mixed_friction, old, old_count, new):
+                    mixed_friction, awake, old, old_count, new):
     """The narrow phase over candidate ``pairs``, into the rows of ``new``; returns their count.
 
     Each pair that touches, or whose gap is at most the sum of its shapes' ``margins`` (m;
@@ -71,6 +71,10 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
     whose feature id it had in ``old`` (rows 0 .. old_count − 1), the impulses that point
     received there (0 for a new point). ``pairs`` are shape rows sorted by row; ``old`` is
     sorted by shape id, and ids grow with rows, so one merge walk finds every match.
+
+    A pair whose bodies are both not ``awake`` (asleep, or asleep and static; chapter 11)
+    has not moved: its old row is copied as it was, impulses included, and no manifold is
+    computed. Such a pair with no old row gets none.
     """
     # Columns are taken out of the tuples once, before the loops: reading a field of a
     # tuple of arrays in a hot loop costs a reference count increment and decrement.
@@ -85,14 +89,41 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
     for p in range(pairs.shape[0]):
         a = pairs[p, 0]
         b = pairs[p, 1]
+        id_a = ids[a]
+        id_b = ids[b]
+        # Both lists are sorted by (id_a, id_b): advance the old cursor to this pair.
+        while old_row < old_count and (
+                old_ids[old_row, 0] < id_a
+                or (old_ids[old_row, 0] == id_a and old_ids[old_row, 1] < id_b)):
+            old_row += 1
+        matched = (old_row < old_count and old_ids[old_row, 0] == id_a
+                   and old_ids[old_row, 1] == id_b)
+        if not (awake[body[a]] or awake[body[b]]):
+            if matched:
+                for column_new, column_old in ((contact_normals, old.normals),
+                                               (depths, old.depths),
+                                               (normal_impulses, old_normal),
+                                               (tangent_impulses, old_tangent)):
+                    column_new[row, 0] = column_old[old_row, 0]
+                    column_new[row, 1] = column_old[old_row, 1]
+                points[row] = old.points[old_row]
+                shape_ids[row, 0] = id_a
+                shape_ids[row, 1] = id_b
+                bodies[row, 0] = body[a]
+                bodies[row, 1] = body[b]
+                point_counts[row] = old_counts[old_row]
+                features[row, 0] = old_features[old_row, 0]
+                features[row, 1] = old_features[old_row, 1]
+                restitutions[row] = old.restitutions[old_row]
+                frictions[row] = old.frictions[old_row]
+                row += 1
+            continue
         count = collide_rows(a, b, kind, body, radius, vertex_start, vertex_count, vertices,
                              normals, origins, angles, margins[a] + margins[b],
                              scratch_vertices, scratch_normals, contact_normals[row],
                              points[row], depths[row], features[row])
         if count == 0:
             continue
-        id_a = ids[a]
-        id_b = ids[b]
         shape_ids[row, 0] = id_a
         shape_ids[row, 1] = id_b
         bodies[row, 0] = body[a]
@@ -110,12 +141,7 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
             points[row, k, 1] = 0.0
             depths[row, k] = 0.0
             features[row, k] = -1
-        # Both lists are sorted by (id_a, id_b): advance the old cursor to this pair.
-        while old_row < old_count and (
-                old_ids[old_row, 0] < id_a
-                or (old_ids[old_row, 0] == id_a and old_ids[old_row, 1] < id_b)):
-            old_row += 1
-        if old_row < old_count and old_ids[old_row, 0] == id_a and old_ids[old_row, 1] == id_b:
+        if matched:
             for k in range(count):
                 for q in range(old_counts[old_row]):
                     if old_features[old_row, q] == features[row, k]:
@@ -227,7 +253,7 @@ class ContactTable:
         self._arrays = None
 
     def update(self, pairs, shapes, origins, angles, body_materials, materials,
-               margins=None, *, check: bool = True) -> None:
+               margins=None, awake=None, *, check: bool = True) -> None:
         """Replace the rows with this step's touching pairs, carrying matched impulses.
 
         Parameters
@@ -245,6 +271,9 @@ class ContactTable:
         margins
             (S,) per shape (m): a pair apart by up to the sum of its shapes' margins gets a
             row too, with negative depths (a speculative contact). None: touching only.
+        awake
+            (N,) bool per body: a pair of bodies that are both not awake keeps its row
+            from the last update unchanged (chapter 11's sleeping). None: all awake.
         check
             Check the arguments first, so that the compiled narrow phase cannot read out of
             bounds. The world, which builds them itself each step, passes False.
@@ -253,15 +282,18 @@ class ContactTable:
             _check.instance(shapes, "shapes", ShapeArrays, "the ShapeArrays of a shape table")
         if margins is None:
             margins = np.zeros(len(shapes.ids))
+        if awake is None:
+            awake = np.ones(len(origins) if isinstance(origins, np.ndarray) else 0, np.bool_)
         if check:
             _check_update(pairs, shapes, origins, angles, body_materials, materials, margins)
+            _column(awake, "awake", (len(origins),), np.bool_)
         if len(self._spare.point_counts) < len(pairs):
             self._views.pop(id(self._spare), None)
             self._spare = _empty_arrays(max(len(pairs), 2 * len(self._spare.point_counts)))
         self._previous_count = self._count
         self._count = update_contacts(
             pairs, shapes, origins, angles, margins, body_materials, materials.restitution,
-            materials.friction, self._current, self._count, self._spare)
+            materials.friction, awake, self._current, self._count, self._spare)
         self._current, self._spare = self._spare, self._current
         self._arrays = None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from physbook._jit import njit
-from physbook.kinds import DYNAMIC, STATIC
+from physbook.kinds import DYNAMIC
 from physbook.vecmath.kernels import rotate
 
 
@@ -20,16 +20,18 @@ def integrate_velocities(bodies, gravity, dt):
     """Symplectic Euler, velocity half: v += dt·(g·s + F/m), ω += dt·τ/I, dynamic bodies only.
 
     ``gravity`` is the (2,) world gravity (m/s²) and ``s`` each body's gravity scale.
-    Static and kinematic bodies keep their velocities.
+    Static and kinematic bodies keep their velocities, and sleeping bodies (``awake``
+    false, chapter 11) stay at rest.
     """
     # Columns are taken out of the tuple once: reading a field of a tuple of arrays inside
     # a loop costs a reference count increment and decrement each time.
     kinds, velocities, angular_velocities = bodies.kinds, bodies.velocities, \
         bodies.angular_velocities
     forces, torques, scales = bodies.forces, bodies.torques, bodies.gravity_scales
-    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    inverse_masses, inverse_inertias, awake = (bodies.inverse_masses, bodies.inverse_inertias,
+                                               bodies.awake)
     for i in range(kinds.shape[0]):
-        if kinds[i] != DYNAMIC:
+        if kinds[i] != DYNAMIC or not awake[i]:
             continue
         velocities[i, 0] += dt * (gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i])
         velocities[i, 1] += dt * (gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i])
@@ -57,17 +59,17 @@ def integrate_positions(bodies, dt):
     """Symplectic Euler, position half: c += dt·v, θ += dt·ω, then origin = c − R(θ)·local_c.
 
     Uses the velocities just updated (that is what makes the scheme symplectic). Static
-    bodies do not move, but their origin is recomputed too, so that a centre or angle
+    and sleeping bodies do not move, but their origin is recomputed too, so that a centre or angle
     written directly into the arrays carries the origin along. Returns the number of
     bodies whose state is no longer finite (0 in a healthy world).
     """
     kinds, origins, centers, angles = bodies.kinds, bodies.origins, bodies.centers, \
         bodies.angles
     velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
-    local_centers = bodies.local_centers
+    local_centers, awake = bodies.local_centers, bodies.awake
     bad = 0
     for i in range(kinds.shape[0]):
-        if kinds[i] != STATIC:
+        if awake[i]:
             centers[i, 0] += dt * velocities[i, 0]
             centers[i, 1] += dt * velocities[i, 1]
             angles[i] += dt * angular_velocities[i]

@@ -1,9 +1,11 @@
 """The contact solvers a world can be given, by name or as objects (chapters 9–10).
 
 A solver is the stage of a step that moves the bodies through it: an object with
-``step(contacts, bodies, gravity, dt) -> int`` that receives the contact table's columns
-(:class:`~physbook.dynamics.contact_table.ContactColumns`), the body columns
-(:class:`~physbook.dynamics.body_table.BodyArrays`), gravity (m/s²) and the step (s). It
+``step(contacts, bodies, gravity, dt, joints=None) -> int`` that receives the contact
+table's columns (:class:`~physbook.dynamics.contact_table.ContactColumns`), the body columns
+(:class:`~physbook.dynamics.body_table.BodyArrays`), gravity (m/s²), the step (s) and the
+joint columns (:class:`~physbook.dynamics.joint_table.JointColumns`; a world passes them
+only when it has joints, so a solver of contacts alone may leave the argument out). It
 integrates velocities, solves the contacts, integrates positions (in substeps if it likes),
 stores the impulses it gave in the contacts, and returns the number of bodies whose state
 is no longer finite. All three solvers here run the shared stages of
@@ -29,6 +31,8 @@ from physbook.constants import (
     CONTACT_DAMPING_RATIO,
     CONTACT_HERTZ,
     CORRECTION_FRACTION,
+    JOINT_DAMPING_RATIO,
+    JOINT_HERTZ,
     LINEAR_SLOP,
     MAX_LINEAR_CORRECTION,
     POSITION_ITERATIONS,
@@ -43,46 +47,62 @@ from physbook.dynamics.contact_solver import (
     PROJECTION,
     ContactWork,
     body_work_arrays,
-    impulse_step,
-    soft_step,
     softness,
     work_arrays,
 )
 from physbook.dynamics.contact_table import ContactColumns
+from physbook.dynamics.joint_solver import JointWork, joint_work_arrays
+from physbook.dynamics.joint_table import JointColumns
+from physbook.dynamics.solver_steps import impulse_step, soft_step
 
 
 class _Scratch:
-    """The solver's per-contact and per-body work arrays, kept between steps and cut to
-    the rows in use (views rebuilt only when a count changes)."""
+    """The solver's per-contact, per-body and per-joint work arrays, kept between steps and
+    cut to the rows in use (views rebuilt only when a count changes)."""
 
     def __init__(self):
         self._work = work_arrays(16)
         self._motion = body_work_arrays(16)
-        self._views = (self._work, self._motion)
+        self._joints = joint_work_arrays(4)
+        self._views = (self._work, self._motion, JointWork(*(c[:0] for c in self._joints)))
 
-    def views(self, contacts: int, bodies: int):
-        work, motion = self._views
-        if len(work.targets) != contacts or len(motion.start_angles) != bodies:
+    def views(self, contacts: int, bodies: int, joints: int | None):
+        """Work arrays for these counts; no joint work when ``joints`` is None."""
+        work, motion, joint_work = self._views
+        wanted = len(joint_work.axes) if joints is None else joints
+        if (len(work.targets) != contacts or len(motion.start_angles) != bodies
+                or len(joint_work.axes) != wanted):
             if len(self._work.targets) < contacts:
                 self._work = work_arrays(max(contacts, 2 * len(self._work.targets)))
             if len(self._motion.start_angles) < bodies:
                 self._motion = type(self._motion)(*(grown(column, bodies)
                                                     for column in self._motion))
+            if len(self._joints.axes) < wanted:
+                self._joints = JointWork(*(grown(column, wanted) for column in self._joints))
             self._views = (ContactWork(*(column[:contacts] for column in self._work)),
-                           type(self._motion)(*(column[:bodies] for column in self._motion)))
-        return self._views
+                           type(self._motion)(*(column[:bodies] for column in self._motion)),
+                           JointWork(*(column[:wanted] for column in self._joints)))
+        work, motion, joint_work = self._views
+        return work, motion, (None if joints is None else joint_work)
 
 
-def _stage_input(contacts, bodies, gravity, dt) -> float:
-    """Check what a solver's step receives (the world passes its own tables); returns dt."""
+def _stage_input(contacts, bodies, gravity, dt, joints) -> tuple[float, JointColumns]:
+    """Check what a solver's step receives (the world passes its own tables); returns dt
+    and the joints (none when ``joints`` is None)."""
     _check.instance(contacts, "contacts", ContactColumns, "the ContactColumns of a world")
     _check.instance(bodies, "bodies", BodyArrays, "the BodyArrays of a world")
+    if joints is None:
+        return _check.positive_scalar(dt, "dt"), None
+    _check.instance(joints, "joints", JointColumns, "the JointColumns of a world or None")
     if not (isinstance(gravity, np.ndarray) and gravity.shape == (2,)
             and gravity.dtype == np.float64):
         raise TypeError("gravity must be a float64 array of shape (2,)")
     if not np.isfinite(gravity).all():
         raise ValueError("gravity must be finite")
-    return _check.positive_scalar(dt, "dt")
+    if len(joints.kinds) and (joints.bodies.min() < 0
+                              or joints.bodies.max() >= len(bodies.kinds)):
+        raise ValueError(f"joints.bodies must hold body rows 0 .. {len(bodies.kinds) - 1}")
+    return _check.positive_scalar(dt, "dt"), joints
 
 
 class _Setting:
@@ -141,6 +161,9 @@ class SequentialImpulseSolver:
         Largest position correction of one point in one pass (m, > 0).
     restitution_threshold
         Approach speed (m/s) below which a contact does not bounce, ≥ 0.
+    joint_hertz, joint_damping_ratio
+        The soft constraint that removes a joint's position error (chapter 11): frequency
+        (Hz, > 0, capped at a quarter of the step rate) and damping ratio (≥ 0).
     """
 
     iterations = _Setting(_check.positive_int)
@@ -153,6 +176,9 @@ class SequentialImpulseSolver:
     position_iterations = _Setting(_check.positive_int)
     max_correction = _Setting(_check.positive_scalar)
     restitution_threshold = _Setting(_check.non_negative_scalar)
+    joint_hertz = _Setting(_check.positive_scalar)
+    joint_damping_ratio = _Setting(_check.non_negative_scalar)
+
     @property
     def speculative_distance(self) -> float:
         """0: the rigid solvers take contacts only once shapes touch."""
@@ -163,7 +189,9 @@ class SequentialImpulseSolver:
                  correction: float = BAUMGARTE_FACTOR, slop: float = LINEAR_SLOP,
                  position_iterations: int = POSITION_ITERATIONS,
                  max_correction: float = MAX_LINEAR_CORRECTION,
-                 restitution_threshold: float = RESTITUTION_THRESHOLD):
+                 restitution_threshold: float = RESTITUTION_THRESHOLD,
+                 joint_hertz: float = JOINT_HERTZ,
+                 joint_damping_ratio: float = JOINT_DAMPING_RATIO):
         self.iterations = iterations
         self.accumulate = accumulate
         self.warm_starting = warm_starting
@@ -173,6 +201,8 @@ class SequentialImpulseSolver:
         self.position_iterations = position_iterations
         self.max_correction = max_correction
         self.restitution_threshold = restitution_threshold
+        self.joint_hertz = joint_hertz
+        self.joint_damping_ratio = joint_damping_ratio
         self._scratch = _Scratch()
 
     def _settings(self) -> str:
@@ -182,16 +212,28 @@ class SequentialImpulseSolver:
                 f"correction={self.correction:g}, slop={self.slop:g}, "
                 f"position_iterations={self.position_iterations}, "
                 f"max_correction={self.max_correction:g}, "
-                f"restitution_threshold={self.restitution_threshold:g}")
+                f"restitution_threshold={self.restitution_threshold:g}, "
+                f"joint_hertz={self.joint_hertz:g}, "
+                f"joint_damping_ratio={self.joint_damping_ratio:g}")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._settings()})"
 
-    def step(self, contacts, bodies, gravity, dt: float) -> int:
-        """Move ``bodies`` through a step of ``dt`` s with ``contacts``; see the module doc."""
-        dt = _stage_input(contacts, bodies, gravity, dt)
-        work, motion = self._scratch.views(len(contacts.bodies), len(bodies.kinds))
-        return impulse_step(contacts, bodies, work, motion, gravity, dt, self.iterations,
+    def joint_softness(self, dt: float):
+        """The :class:`~physbook.dynamics.contact_solver.Softness` of the joints for a step
+        of ``dt`` s: ``joint_hertz`` capped at a quarter of the step rate."""
+        dt = _check.positive_scalar(dt, "dt")
+        return softness(min(self.joint_hertz, 0.25 / dt), self.joint_damping_ratio, dt)
+
+    def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
+        """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
+        world's :class:`~physbook.dynamics.joint_table.JointColumns`, or None); see the
+        module doc."""
+        dt, joints = _stage_input(contacts, bodies, gravity, dt, joints)
+        work, motion, joint_work = self._scratch.views(
+            len(contacts.bodies), len(bodies.kinds), None if joints is None else len(joints.kinds))
+        return impulse_step(contacts, bodies, work, motion, joints, joint_work,
+                            self.joint_softness(dt), gravity, dt, self.iterations,
                             self.accumulate, self.warm_starting, self.restitution_threshold,
                             POSITION_CORRECTIONS.index(self.position_correction),
                             self.correction, self.slop, self.position_iterations,
@@ -218,11 +260,14 @@ class ImpulseSolver(SequentialImpulseSolver):
 
     def __init__(self, iterations: int = SOLVER_ITERATIONS,
                  correction_fraction: float = CORRECTION_FRACTION, slop: float = LINEAR_SLOP,
-                 restitution_threshold: float = RESTITUTION_THRESHOLD):
+                 restitution_threshold: float = RESTITUTION_THRESHOLD,
+                 joint_hertz: float = JOINT_HERTZ,
+                 joint_damping_ratio: float = JOINT_DAMPING_RATIO):
         super().__init__(iterations, accumulate=False, warm_starting=False,
                          position_correction=POSITION_CORRECTIONS[PROJECTION],
                          correction=_fraction(correction_fraction, "correction_fraction"),
-                         slop=slop, restitution_threshold=restitution_threshold)
+                         slop=slop, restitution_threshold=restitution_threshold,
+                         joint_hertz=joint_hertz, joint_damping_ratio=joint_damping_ratio)
 
     @property
     def correction_fraction(self) -> float:
@@ -233,7 +278,9 @@ class ImpulseSolver(SequentialImpulseSolver):
     def __repr__(self) -> str:
         return (f"ImpulseSolver(iterations={self.iterations}, "
                 f"correction_fraction={self.correction:g}, slop={self.slop:g}, "
-                f"restitution_threshold={self.restitution_threshold:g})")
+                f"restitution_threshold={self.restitution_threshold:g}, "
+                f"joint_hertz={self.joint_hertz:g}, "
+                f"joint_damping_ratio={self.joint_damping_ratio:g})")
 
 
 class SoftStepSolver:
@@ -265,6 +312,9 @@ class SoftStepSolver:
         step, get a contact before they touch, which the solver lets close but not pass.
     restitution_threshold
         Approach speed (m/s) below which a contact does not bounce, ≥ 0.
+    joint_hertz, joint_damping_ratio
+        The soft constraint that removes a joint's position error (chapter 11): frequency
+        (Hz, > 0, capped at a quarter of the substep rate) and damping ratio (≥ 0).
     """
 
     substeps = _Setting(_check.positive_int)
@@ -276,13 +326,17 @@ class SoftStepSolver:
     push_out_speed = _Setting(_check.positive_scalar)
     warm_starting = _Setting(_check.flag)
     restitution_threshold = _Setting(_check.non_negative_scalar)
+    joint_hertz = _Setting(_check.positive_scalar)
+    joint_damping_ratio = _Setting(_check.non_negative_scalar)
 
     def __init__(self, substeps: int = SUBSTEPS, *, relax_iterations: int = 1,
                  contact_hertz: float = CONTACT_HERTZ,
                  damping_ratio: float = CONTACT_DAMPING_RATIO,
                  static_hertz: float | None = None, push_out_speed: float = PUSH_OUT_SPEED,
                  warm_starting: bool = True, speculative_distance: float = 0.02,
-                 restitution_threshold: float = RESTITUTION_THRESHOLD):
+                 restitution_threshold: float = RESTITUTION_THRESHOLD,
+                 joint_hertz: float = JOINT_HERTZ,
+                 joint_damping_ratio: float = JOINT_DAMPING_RATIO):
         self.substeps = substeps
         self.speculative_distance = speculative_distance
         self.relax_iterations = relax_iterations
@@ -292,6 +346,8 @@ class SoftStepSolver:
         self.push_out_speed = push_out_speed
         self.warm_starting = warm_starting
         self.restitution_threshold = restitution_threshold
+        self.joint_hertz = joint_hertz
+        self.joint_damping_ratio = joint_damping_ratio
         self._scratch = _Scratch()
 
     def __repr__(self) -> str:
@@ -302,7 +358,16 @@ class SoftStepSolver:
                 f"static_hertz={static}, push_out_speed={self.push_out_speed:g}, "
                 f"warm_starting={self.warm_starting}, "
                 f"speculative_distance={self.speculative_distance:g}, "
-                f"restitution_threshold={self.restitution_threshold:g})")
+                f"restitution_threshold={self.restitution_threshold:g}, "
+                f"joint_hertz={self.joint_hertz:g}, "
+                f"joint_damping_ratio={self.joint_damping_ratio:g})")
+
+    def joint_softness(self, dt: float):
+        """The :class:`~physbook.dynamics.contact_solver.Softness` of the joints for one
+        substep of a step of ``dt`` s: ``joint_hertz`` capped at a quarter of the substep
+        rate."""
+        h = _check.positive_scalar(dt, "dt") / self.substeps
+        return softness(min(self.joint_hertz, 0.25 / h), self.joint_damping_ratio, h)
 
     def springs(self, dt: float):
         """The :class:`~physbook.dynamics.contact_solver.Softness` of ordinary and static
@@ -314,12 +379,16 @@ class SoftStepSolver:
         return (softness(min(self.contact_hertz, cap), self.damping_ratio, h),
                 softness(min(static, cap), self.damping_ratio, h))
 
-    def step(self, contacts, bodies, gravity, dt: float) -> int:
-        """Move ``bodies`` through a step of ``dt`` s with ``contacts``; see the module doc."""
-        dt = _stage_input(contacts, bodies, gravity, dt)
-        work, motion = self._scratch.views(len(contacts.bodies), len(bodies.kinds))
+    def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
+        """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
+        world's :class:`~physbook.dynamics.joint_table.JointColumns`, or None); see the
+        module doc."""
+        dt, joints = _stage_input(contacts, bodies, gravity, dt, joints)
+        work, motion, joint_work = self._scratch.views(
+            len(contacts.bodies), len(bodies.kinds), None if joints is None else len(joints.kinds))
         soft, static_soft = self.springs(dt)
-        return soft_step(contacts, bodies, work, motion, gravity, dt, self.substeps,
+        return soft_step(contacts, bodies, work, motion, joints, joint_work,
+                         self.joint_softness(dt), gravity, dt, self.substeps,
                          self.relax_iterations, soft, static_soft, self.push_out_speed,
                          self.restitution_threshold, self.warm_starting)
 

@@ -1,0 +1,198 @@
+"""Chapter 11: islands of bodies that touch or are jointed, and putting them to sleep.
+
+A body resting in a pile cannot sleep on its own: the boxes on top of it lean on it, so if
+it stopped being solved they would sink into it. Bodies therefore sleep in *islands*: the
+dynamic bodies linked through contacts and joints (static bodies do not link, or the
+whole world would be one island through the ground). After each step:
+
+- each awake dynamic body that moves slower than the sleep speeds (|v| and |ω|) adds the
+  step to its ``sleep_time``; a faster one resets it to 0;
+- union–find groups the bodies into islands; an island whose *slowest sleeper* has slept
+  long enough (every body's ``sleep_time`` ≥ ``time_to_sleep``) falls asleep: its
+  bodies stop (v = ω = 0) and their ``awake`` flag drops, and every stage of the next
+  steps skips them;
+- an island with an awake body is awake as a whole.
+
+Before each step, a sleeping body wakes, with its island, when it is given a velocity or a
+force, or when an awake body (or a moving kinematic one) touches it or is jointed to it.
+
+The island of each body is kept as a label (the row of a body of its island) between steps,
+so that waking a body can wake its island before the solver runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from physbook._jit import njit
+from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
+
+
+@njit
+def _find(parent, i):
+    """The root of i's set, halving the path on the way (union–find)."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+@njit
+def _union(parent, i, j):
+    root_i = _find(parent, i)
+    root_j = _find(parent, j)
+    if root_i != root_j:
+        # The smaller row becomes the root: labels do not depend on the order of links.
+        if root_i < root_j:
+            parent[root_j] = root_i
+        else:
+            parent[root_i] = root_j
+
+
+@njit
+def _wake(awake, sleep_times, i):
+    if not awake[i]:
+        awake[i] = True
+        sleep_times[i] = 0.0
+
+
+@njit
+def wake_before_step(kinds, awake, sleep_times, velocities, angular_velocities, forces,
+                     torques, islands, marks, sleeping):
+    """Set ``awake`` before a step: static bodies never, kinematic ones while they move,
+    dynamic ones when their island has an awake body or when a velocity or a force was
+    given to them since the last step (all of them when ``sleeping`` is off). A force or
+    torque also restarts the body's sleep time: a body pushed every step never sleeps.
+
+    The body columns are passed one by one (a compiled call unpacks each argument, and
+    the whole body tuple has twenty). ``islands`` (N,) are the labels of the last step;
+    ``marks`` (N,) bool scratch.
+    """
+    count = kinds.shape[0]
+    for i in range(count):
+        marks[i] = False
+    for i in range(count):
+        if kinds[i] == STATIC:
+            awake[i] = False
+            continue
+        moving = (velocities[i, 0] != 0.0 or velocities[i, 1] != 0.0
+                  or angular_velocities[i] != 0.0)
+        if kinds[i] == KINEMATIC:
+            awake[i] = moving
+            continue
+        pushed = forces[i, 0] != 0.0 or forces[i, 1] != 0.0 or torques[i] != 0.0
+        if not sleeping or moving or pushed:
+            _wake(awake, sleep_times, i)
+        if pushed:
+            # A body under a force is not at rest, however slowly it moves yet.
+            sleep_times[i] = 0.0
+        if awake[i]:
+            marks[islands[i]] = True
+    for i in range(count):
+        if kinds[i] == DYNAMIC and marks[islands[i]]:
+            _wake(awake, sleep_times, i)
+
+
+@njit
+def wake_touched(contact_bodies, joint_bodies, kinds, awake, sleep_times, islands, marks):
+    """After the narrow phase: every sleeping dynamic body that an awake body touches or is
+    jointed to wakes, with its island. Returns the number of bodies woken."""
+    found = False
+    for i in range(kinds.shape[0]):
+        marks[i] = False
+    for links in (contact_bodies, joint_bodies):
+        for m in range(links.shape[0]):
+            a = links[m, 0]
+            b = links[m, 1]
+            if awake[a] == awake[b]:
+                continue
+            sleeper = b if awake[a] else a
+            if kinds[sleeper] == DYNAMIC:
+                marks[islands[sleeper]] = True
+                found = True
+    woken = 0
+    if found:
+        for i in range(kinds.shape[0]):
+            if kinds[i] == DYNAMIC and not awake[i] and marks[islands[i]]:
+                _wake(awake, sleep_times, i)
+                woken += 1
+    return woken
+
+
+@njit
+def update_islands(kinds, awake, sleep_times, velocities, angular_velocities, contact_bodies,
+                   joint_bodies, dt, linear_speed, angular_speed, time_to_sleep, islands,
+                   parent, slowest):
+    """After a step: count sleep time, group the islands, and put to sleep every island
+    whose bodies have all been slow for ``time_to_sleep`` (see the module docstring).
+
+    ``islands`` (N,) receives each body's label; ``parent`` (N,) int64 and ``slowest``
+    (N,) float scratch. Returns the number of dynamic bodies awake after the step.
+    """
+    count = kinds.shape[0]
+    linear_squared = linear_speed * linear_speed
+    angular_squared = angular_speed * angular_speed
+    for i in range(count):
+        parent[i] = i
+        slowest[i] = np.inf
+        if kinds[i] == DYNAMIC and awake[i]:
+            speed_squared = velocities[i, 0] ** 2 + velocities[i, 1] ** 2
+            if (speed_squared > linear_squared
+                    or angular_velocities[i] ** 2 > angular_squared):
+                sleep_times[i] = 0.0
+            else:
+                sleep_times[i] += dt
+    for links in (contact_bodies, joint_bodies):
+        for m in range(links.shape[0]):
+            a = links[m, 0]
+            b = links[m, 1]
+            if kinds[a] == DYNAMIC and kinds[b] == DYNAMIC:
+                _union(parent, a, b)
+    for i in range(count):
+        if kinds[i] == DYNAMIC:
+            root = _find(parent, i)
+            slowest[root] = min(slowest[root], sleep_times[i])
+    # A moving kinematic body keeps awake whatever it touches or holds.
+    for links in (contact_bodies, joint_bodies):
+        for m in range(links.shape[0]):
+            a = links[m, 0]
+            b = links[m, 1]
+            if kinds[a] == KINEMATIC and awake[a] and kinds[b] == DYNAMIC:
+                slowest[_find(parent, b)] = 0.0
+            elif kinds[b] == KINEMATIC and awake[b] and kinds[a] == DYNAMIC:
+                slowest[_find(parent, a)] = 0.0
+    awake_count = 0
+    for i in range(count):
+        if kinds[i] != DYNAMIC:
+            islands[i] = i
+            continue
+        root = _find(parent, i)
+        islands[i] = root
+        if slowest[root] >= time_to_sleep:
+            awake[i] = False
+            velocities[i, 0] = 0.0
+            velocities[i, 1] = 0.0
+            angular_velocities[i] = 0.0
+        else:
+            _wake(awake, sleep_times, i)
+            awake_count += 1
+    return awake_count
+
+
+def island_after_removal(islands: np.ndarray, kinds: np.ndarray, awake: np.ndarray,
+                         sleep_times: np.ndarray, row: int) -> None:
+    """Before the body at ``row`` is removed: wake its island (what leaned on it must
+    fall), give those bodies labels of their own, and shift every label past ``row`` down
+    one, so that the labels stay rows of the bodies that remain. ``kinds``, ``awake`` and
+    ``sleep_times`` are body columns of every row in use; ``islands`` has at least as
+    many rows."""
+    count = len(kinds)
+    labels = islands[:count]
+    group = np.flatnonzero(labels == labels[row])
+    sleepers = group[(kinds[group] == DYNAMIC) & ~awake[group]]
+    awake[sleepers] = True
+    sleep_times[sleepers] = 0.0
+    labels[group] = group
+    labels[row:count - 1] = labels[row + 1:count].copy()
+    remaining = labels[:count - 1]
+    remaining[remaining > row] -= 1

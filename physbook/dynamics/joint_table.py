@@ -1,0 +1,178 @@
+"""Chapter 11: the joints of a world as a structure of arrays, one row per joint.
+
+A compiled solver loops over every joint at once, so joint ``j`` is row ``j`` of each
+column (:class:`JointColumns`): its kind, the body rows it links, where it holds each body,
+its settings, and the impulses it gave in the last step (kept for warm starting and read as
+the joint's reaction). Like bodies, joints have stable ids; removing one moves the rows
+behind it up by one, in order.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook._buffers import grown
+
+
+class JointColumns(NamedTuple):
+    """Every column of a :class:`JointTable`, rows in use (J joints).
+
+    ``kinds`` (J,) codes of :data:`physbook.kinds.JOINT_KINDS`; ``bodies`` (J, 2) body rows
+    of A and B (a mouse joint has B in both slots); ``local_anchors`` (J, 2, 2) each
+    anchor relative to its body's centre of mass, in body axes (m; a mouse joint keeps its
+    target, in the world, in slot A); ``local_axes`` (J, 2) the unit axis of a prismatic or
+    wheel joint in A's axes; ``reference_angles`` (J,) θ_B − θ_A when the joint was made
+    (rad); ``lengths`` (J,) a distance joint's rest length (m); ``lower``, ``upper`` (J,)
+    limits (m or rad; ±inf when off); ``motor_speeds`` (J,) (m/s or rad/s);
+    ``max_motor`` (J,) the motor's largest force or torque (N or N·m; 0: no motor);
+    ``hertz``, ``damping_ratios`` (J,) the joint's spring (0 Hz: none); ``angular_hertz``,
+    ``angular_damping_ratios`` (J,) a weld joint's angular spring; ``max_forces`` (J,) a
+    mouse joint's largest force (N); the impulses of the last step (N·s, N·m·s):
+    ``linear_impulses`` (J, 2) of the point constraint (a prismatic or wheel joint keeps
+    its perpendicular impulse in slot 0), ``angular_impulses``, ``spring_impulses`` (the
+    spring, or a rigid distance joint's rod), ``motor_impulses``, ``lower_impulses``,
+    ``upper_impulses`` (J,); and the reaction they add up to, ``reaction_forces`` (J, 2)
+    on B in the world (N) and ``reaction_torques`` (J,) on B (N·m).
+    """
+
+    kinds: np.ndarray
+    bodies: np.ndarray
+    local_anchors: np.ndarray
+    local_axes: np.ndarray
+    reference_angles: np.ndarray
+    lengths: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    motor_speeds: np.ndarray
+    max_motor: np.ndarray
+    hertz: np.ndarray
+    damping_ratios: np.ndarray
+    angular_hertz: np.ndarray
+    angular_damping_ratios: np.ndarray
+    max_forces: np.ndarray
+    linear_impulses: np.ndarray
+    angular_impulses: np.ndarray
+    spring_impulses: np.ndarray
+    motor_impulses: np.ndarray
+    lower_impulses: np.ndarray
+    upper_impulses: np.ndarray
+    reaction_forces: np.ndarray
+    reaction_torques: np.ndarray
+
+
+#: Shape of one row and dtype of each column, in the order of :class:`JointColumns`.
+_LAYOUT = {name: ((), np.float64) for name in JointColumns._fields}
+_LAYOUT.update({
+    "kinds": ((), np.int64), "bodies": ((2,), np.int64), "local_anchors": ((2, 2), np.float64),
+    "local_axes": ((2,), np.float64), "linear_impulses": ((2,), np.float64),
+    "reaction_forces": ((2,), np.float64),
+})
+_LAYOUT = {name: _LAYOUT[name] for name in JointColumns._fields}
+
+#: The columns of impulses, which a step writes (saved before it, restored if it fails).
+IMPULSE_COLUMNS = ("linear_impulses", "angular_impulses", "spring_impulses",
+                   "motor_impulses", "lower_impulses", "upper_impulses")
+
+
+class JointTable:
+    """The rows of a world's joints (see the module docstring)."""
+
+    def __init__(self, capacity: int = 4):
+        self._columns = {name: np.zeros((capacity,) + shape, dtype)
+                         for name, (shape, dtype) in _LAYOUT.items()}
+        self._count = 0
+        self._next_id = 0
+        self._row_of_id = np.full(capacity, -1, np.int64)
+        self._handles: list = []
+        self._arrays: JointColumns | None = None
+        self._joined: np.ndarray | None = None
+
+    @property
+    def count(self) -> int:
+        """Number of joints (rows in use)."""
+        return self._count
+
+    @property
+    def arrays(self) -> JointColumns:
+        """Writable views of every column, rows in use (rebuilt only after a change)."""
+        if self._arrays is None:
+            self._arrays = JointColumns(**{name: column[: self._count]
+                                           for name, column in self._columns.items()})
+        return self._arrays
+
+    @property
+    def handles(self) -> list:
+        """The joint objects, in row order (a new list)."""
+        return list(self._handles)
+
+    def row_of(self, joint_id: int) -> int:
+        """The current row of joint ``joint_id``; ``LookupError`` once it was removed."""
+        row = int(self._row_of_id[joint_id]) if 0 <= joint_id < self._next_id else -1
+        if row < 0:
+            raise LookupError(f"joint {joint_id} is not in this world (it was removed, or "
+                              "belongs to another world)")
+        return row
+
+    def add(self, values: dict, handle) -> int:
+        """Append a joint: ``values`` maps column names to its row's values (columns left
+        out are 0). Returns its id."""
+        row, joint_id = self._count, self._next_id
+        if row == len(self._columns["kinds"]):
+            self._columns = {name: grown(column, row + 1)
+                             for name, column in self._columns.items()}
+        self._row_of_id = grown(self._row_of_id, joint_id + 1, fill=-1)
+        for name, column in self._columns.items():
+            column[row] = values.get(name, 0)
+        self._row_of_id[joint_id] = row
+        self._next_id += 1
+        self._count += 1
+        self._handles.append(handle)
+        self._arrays = None
+        self._joined = None
+        return joint_id
+
+    def remove(self, joint_id: int):
+        """Remove joint ``joint_id``; the rows behind it move up one. Returns its handle."""
+        row = self.row_of(joint_id)
+        count = self._count
+        for column in self._columns.values():
+            column[row : count - 1] = column[row + 1 : count]
+        self._count -= 1
+        self._row_of_id[joint_id] = -1
+        later = self._row_of_id > row
+        self._row_of_id[later] -= 1
+        handle = self._handles.pop(row)
+        self._arrays = None
+        self._joined = None
+        return handle
+
+    def joints_of(self, body_row: int) -> list:
+        """The joints that hold the body at ``body_row``."""
+        bodies = self.arrays.bodies
+        rows = np.flatnonzero((bodies[:, 0] == body_row) | (bodies[:, 1] == body_row))
+        return [self._handles[row] for row in rows]
+
+    def body_removed(self, body_row: int) -> None:
+        """The body at ``body_row`` left the world (its joints were removed first): rows of
+        the bodies behind it move up one."""
+        bodies = self.arrays.bodies
+        bodies[bodies > body_row] -= 1
+        self._joined = None
+
+    def joined_pairs(self) -> np.ndarray:
+        """Sorted keys ``a·2³² + b`` (a < b body rows) of bodies held by a joint whose
+        ``collide_connected`` is False: their shapes get no contacts. Kept until a joint
+        or a body is added or removed."""
+        if self._joined is None:
+            self._joined = self._joined_keys()
+        return self._joined
+
+    def _joined_keys(self) -> np.ndarray:
+        keep = [not handle.collide_connected for handle in self._handles]
+        bodies = self.arrays.bodies[np.array(keep, bool)] if self._count else \
+            np.zeros((0, 2), np.int64)
+        low, high = np.minimum(bodies[:, 0], bodies[:, 1]), np.maximum(bodies[:, 0],
+                                                                       bodies[:, 1])
+        return np.unique((low << 32) + high)

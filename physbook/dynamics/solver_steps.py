@@ -1,0 +1,118 @@
+"""Chapters 9–11: the compiled step of each solver, the stages in the order they run.
+
+:func:`impulse_step` is the step of the rigid impulse solvers (chapter 9's, and chapter 10's
+sequential impulses), :func:`soft_step` the soft step's (chapter 10). Both solve the joints of
+chapter 11 (:mod:`physbook.dynamics.joint_solver`) in the same passes as the contacts
+(:mod:`physbook.dynamics.contact_solver`), joints first, as Box2D does: a joint holds
+bodies together whatever touches them, so the contacts see its result. A world without
+joints passes ``joints=None`` (and ``joint_work=None``): numba compiles that case
+separately and leaves the joint stages out of it.
+"""
+
+from __future__ import annotations
+
+from physbook._jit import njit
+from physbook.dynamics.contact_solver import (
+    BAUMGARTE,
+    NONLINEAR,
+    PROJECTION,
+    prepare_contacts,
+    project_positions,
+    set_targets,
+    solve_positions,
+    solve_soft,
+    solve_velocities,
+    store_impulses,
+    update_rotations,
+    warm_start,
+)
+from physbook.dynamics.joint_solver import (
+    prepare_joints,
+    solve_joints,
+    store_joint_impulses,
+    warm_start_joints,
+)
+from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
+
+
+@njit
+def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
+                 iterations, accumulate, warm_starting, restitution_threshold,
+                 position_correction, correction, slop, position_iterations, max_correction):
+    """A step of the rigid impulse solvers (chapters 9 and 10); returns the count of bodies
+    whose state is no longer finite.
+
+    ``correction`` is the projection's fraction or Baumgarte's β or the position pass's β,
+    as ``position_correction`` (a code of :data:`POSITION_CORRECTIONS`) says. Joints
+    (chapter 11) are solved before the contacts in each pass; their position error is
+    removed by ``joint_soft``, a soft constraint over the step.
+    """
+    integrate_velocities(bodies, gravity, dt)
+    if joints is not None:
+        prepare_joints(joints, bodies, joint_work, 1.0 if warm_starting else 0.0)
+    prepare_contacts(contacts, bodies, work, motion, 1.0 if warm_starting else 0.0)
+    set_targets(contacts, work, bodies.sizes, restitution_threshold,
+                correction if position_correction == BAUMGARTE else 0.0, slop, 1.0 / dt)
+    if warm_starting:
+        if joints is not None:
+            warm_start_joints(joints, bodies, joint_work, motion)
+        warm_start(contacts, bodies, work)
+    for _ in range(iterations):
+        if joints is not None:
+            solve_joints(joints, bodies, joint_work, motion, dt, True, joint_soft)
+        solve_velocities(contacts, bodies, work, accumulate)
+    if position_correction == PROJECTION and correction > 0.0:
+        project_positions(contacts, bodies, correction, slop)
+    bad = integrate_positions(bodies, dt)
+    if position_correction == NONLINEAR or joints is not None:
+        update_rotations(bodies.angles, motion)
+    if position_correction == NONLINEAR:
+        for _ in range(position_iterations):
+            solve_positions(contacts, bodies, work, motion, correction, slop, max_correction)
+        update_origins(bodies)
+    store_impulses(contacts, bodies, work, 1.0)
+    if joints is not None:
+        store_joint_impulses(joints, bodies, joint_work, motion, 1.0, 1.0 / dt)
+    return bad
+
+
+@njit
+def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
+              substeps, relax_iterations, soft, static_soft, push_out_speed,
+              restitution_threshold, warm_starting):
+    """A step of the soft step solver (Box2D v3's scheme); returns the count of bodies whose
+    state is no longer finite.
+
+    Each of the ``substeps`` substeps of h = dt/substeps integrates velocities, warm starts,
+    solves the joints and the soft contacts (a point bounces in the pass where it first
+    collides: see :func:`~physbook.dynamics.contact_solver.solve_soft`), integrates
+    positions and relaxes both. Box2D bounces once, after the last substep; bouncing in
+    the substep of the collision lets the body move away for the rest of the step, as it
+    would have. ``joint_soft`` is the joints' softness for one substep.
+    """
+    h = dt / substeps
+    warm_scale = 1.0 / substeps if warm_starting else 0.0
+    if joints is not None:
+        prepare_joints(joints, bodies, joint_work, warm_scale)
+    prepare_contacts(contacts, bodies, work, motion, warm_scale)
+    bad = 0
+    for _ in range(substeps):
+        integrate_velocities(bodies, gravity, h)
+        if joints is not None:
+            warm_start_joints(joints, bodies, joint_work, motion)
+        warm_start(contacts, bodies, work)
+        if joints is not None:
+            solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
+        solve_soft(contacts, bodies, work, motion, 1.0 / h, True, soft, static_soft,
+                   push_out_speed, restitution_threshold)
+        bad = integrate_positions(bodies, h)
+        update_rotations(bodies.angles, motion)
+        for _ in range(relax_iterations):
+            if joints is not None:
+                solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
+            solve_soft(contacts, bodies, work, motion, 1.0 / h, False, soft, static_soft,
+                       push_out_speed, restitution_threshold)
+    store_impulses(contacts, bodies, work, float(substeps))
+    if joints is not None:
+        store_joint_impulses(joints, bodies, joint_work, motion, float(substeps), 1.0 / dt)
+    return bad
