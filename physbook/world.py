@@ -205,7 +205,10 @@ class World:
         # Solver: it moves the bodies through the step, v += dt·(g·gravity_scale + F/m),
         # joint and contact impulses, c += dt·v and θ += dt·ω (in substeps if it works in
         # substeps).
-        if len(joints.kinds):
+        # A world whose every body sleeps (or is static) has nothing to solve.
+        if not bodies.awake.any():
+            pass
+        elif len(joints.kinds):
             self._solver.step(contacts, bodies, self._gravity, dt, joints)
         else:
             self._solver.step(contacts, bodies, self._gravity, dt)

@@ -584,10 +584,13 @@ def project_positions(contacts, bodies, fraction, slop):
 
 
 @njit
-def update_rotations(angles, motion):
-    """Refresh each body's rotation since prepare, Δθ = θ − θ₀, as its cosine and sine."""
+def update_rotations(angles, awake, motion):
+    """Refresh each body's rotation since prepare, Δθ = θ − θ₀, as its cosine and sine
+    (bodies not awake have not turned: their cos 1 and sin 0 from prepare stand)."""
     _, start_angles, delta_cos, delta_sin, _ = motion
     for i in range(angles.shape[0]):
+        if not awake[i]:
+            continue
         turn = angles[i] - start_angles[i]
         delta_cos[i] = math.cos(turn)
         delta_sin[i] = math.sin(turn)

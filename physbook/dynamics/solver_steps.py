@@ -65,7 +65,7 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
         project_positions(contacts, bodies, correction, slop)
     bad = integrate_positions(bodies, dt)
     if position_correction == NONLINEAR or joints is not None:
-        update_rotations(bodies.angles, motion)
+        update_rotations(bodies.angles, bodies.awake, motion)
     if position_correction == NONLINEAR:
         for _ in range(position_iterations):
             solve_positions(contacts, bodies, work, motion, correction, slop, max_correction)
@@ -106,7 +106,7 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
         solve_soft(contacts, bodies, work, motion, 1.0 / h, True, soft, static_soft,
                    push_out_speed, restitution_threshold)
         bad = integrate_positions(bodies, h)
-        update_rotations(bodies.angles, motion)
+        update_rotations(bodies.angles, bodies.awake, motion)
         for _ in range(relax_iterations):
             if joints is not None:
                 solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
