@@ -207,6 +207,8 @@ SMALL_SCENES = {
     "boxes": {"n": 10}, "vertical_stack": {"count": 3}, "large_pyramid": {},
     "card_house": {"levels": 1}, "arch": {}, "high_mass_ratio": {},
     "overlap_recovery": {"base": 2}, "box_cluster": {"count": 3},
+    "pendulum": {}, "cradle": {"count": 2}, "chain": {"links": 2},
+    "bridge": {"planks": 3, "boxes": 1}, "ragdoll": {}, "car": {"bumps": 1},
 }
 
 SCENE_ARGUMENTS = {
@@ -217,6 +219,12 @@ SCENE_ARGUMENTS = {
     "card_house": ("levels", "world"), "arch": ("world", "friction"),
     "high_mass_ratio": ("world", "densities"), "overlap_recovery": ("base", "world", "overlap"),
     "box_cluster": ("count", "world"),
+    "pendulum": ("world", "length", "angle", "radius"),
+    "cradle": ("world", "count", "radius", "length", "release_angle_degrees"),
+    "chain": ("world", "links", "link_length"),
+    "bridge": ("world", "planks", "boxes", "slack"),
+    "ragdoll": ("world", "height", "spin"),
+    "car": ("world", "motor_speed", "max_motor_torque", "suspension_hertz", "bumps"),
 }
 assert set(SCENE_ARGUMENTS) == set(pb.scenes.SCENES)
 

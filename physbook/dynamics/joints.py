@@ -28,6 +28,36 @@ from physbook import _check
 from physbook.dynamics.body import Body
 from physbook.kinds import DISTANCE, JOINT_KINDS, MOUSE, PRISMATIC, REVOLUTE, WELD, WHEEL
 
+#: The largest spring frequency (Hz) and damping ratio a joint takes: far beyond any step a
+#: game takes (a 10⁹ Hz spring is rigid at any step longer than a nanosecond), and small
+#: enough that (2πf)² and 2ζ·2πf stay far inside float range.
+MAX_SPRING_VALUE = 1e9
+
+#: The largest length, limit or motor speed a joint takes (m, rad, m/s or rad/s): a
+#: million kilometres, beyond which one step's motion would overflow the arithmetic.
+MAX_JOINT_VALUE = 1e9
+
+#: The largest motor force or torque, and mouse force, a joint takes (N or N·m).
+MAX_JOINT_FORCE = 1e30
+
+
+def _bounded(check, limit: float):
+    """A check that also refuses magnitudes beyond ``limit``."""
+    def checked(value, name: str) -> float:
+        value = check(value, name)
+        if abs(value) > limit:
+            raise ValueError(f"{name} must be at most {limit:g} in size, got {value:g}")
+        return value
+    return checked
+
+
+_spring_value = _bounded(_check.non_negative_scalar, MAX_SPRING_VALUE)
+_positive_spring_value = _bounded(_check.positive_scalar, MAX_SPRING_VALUE)
+_joint_value = _bounded(_check.finite_scalar, MAX_JOINT_VALUE)
+_positive_joint_value = _bounded(_check.positive_scalar, MAX_JOINT_VALUE)
+_force = _bounded(_check.non_negative_scalar, MAX_JOINT_FORCE)
+_positive_force = _bounded(_check.positive_scalar, MAX_JOINT_FORCE)
+
 
 def _alive_body(value, name: str) -> Body:
     _check.instance(value, name, Body, "a Body")
@@ -36,9 +66,13 @@ def _alive_body(value, name: str) -> Body:
     return value
 
 
-def _local_point(body: Body, point: np.ndarray) -> np.ndarray:
-    """World ``point`` in ``body``'s axes, relative to its centre of mass."""
+def _local_point(body: Body, point: np.ndarray, name: str) -> np.ndarray:
+    """World ``point`` (the argument ``name``) in ``body``'s axes, relative to its centre of
+    mass; it must lie within MAX_JOINT_VALUE of that centre."""
     arm = point - body.center_of_mass
+    if not np.hypot(*arm) <= MAX_JOINT_VALUE:
+        raise ValueError(f"{name} must lie within {MAX_JOINT_VALUE:g} m of the centre of "
+                         f"mass of the body it holds, got {tuple(point)}")
     cosine, sine = math.cos(body.angle), math.sin(body.angle)
     return np.array([cosine * arm[0] + sine * arm[1], -sine * arm[0] + cosine * arm[1]])
 
@@ -58,7 +92,7 @@ def _unit_axis(value, name: str) -> np.ndarray:
 
 
 def _limit(value, name: str, default: float) -> float:
-    return default if value is None else _check.finite_scalar(value, name)
+    return default if value is None else _joint_value(value, name)
 
 
 def _ordered(lower: float, upper: float, lower_name: str, upper_name: str) -> None:
@@ -232,15 +266,15 @@ class DistanceJoint(Joint):
         super().__init__(body_a, body_b, collide_connected)
         anchor_a = _check.vector(anchor_a, "anchor_a")
         anchor_b = _check.vector(anchor_b, "anchor_b")
-        hertz = _check.non_negative_scalar(hertz, "hertz")
-        damping_ratio = _check.non_negative_scalar(damping_ratio, "damping_ratio")
+        hertz = _spring_value(hertz, "hertz")
+        damping_ratio = _spring_value(damping_ratio, "damping_ratio")
         distance = float(np.hypot(*(anchor_b - anchor_a)))
         if length is None:
             if not distance > 0.0:
                 raise ValueError("anchor_a and anchor_b are at the same point: give a "
                                  "positive length")
             length = distance
-        length = _check.positive_scalar(length, "length")
+        length = _positive_joint_value(length, "length")
         if hertz == 0.0 and min_length is None and max_length is None:
             min_length = max_length = length  # a rigid rod
         else:
@@ -253,16 +287,16 @@ class DistanceJoint(Joint):
             raise ValueError(f"length must lie between min_length and max_length, got "
                              f"{length} outside [{min_length}, {max_length}]")
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor_a),
-                                       _local_point(body_b, anchor_b)]),
+            "local_anchors": np.array([_local_point(body_a, anchor_a, "anchor_a"),
+                                       _local_point(body_b, anchor_b, "anchor_b")]),
             "lengths": length, "lower": min_length, "upper": max_length, "hertz": hertz,
             "damping_ratios": damping_ratio,
         })
 
-    length = _Column("lengths", _checked(_check.positive_scalar), "Rest length (m).")
-    hertz = _Column("hertz", _checked(_check.non_negative_scalar),
+    length = _Column("lengths", _checked(_positive_joint_value), "Rest length (m).")
+    hertz = _Column("hertz", _checked(_spring_value),
                     "Spring frequency (Hz); 0: no spring.")
-    damping_ratio = _Column("damping_ratios", _checked(_check.non_negative_scalar),
+    damping_ratio = _Column("damping_ratios", _checked(_spring_value),
                             "Spring damping ratio.")
 
     @property
@@ -321,22 +355,22 @@ class RevoluteJoint(Joint):
         upper = _limit(upper_angle, "upper_angle", math.inf)
         _ordered(lower, upper, "lower_angle", "upper_angle")
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor),
-                                       _local_point(body_b, anchor)]),
+            "local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
+                                       _local_point(body_b, anchor, "anchor")]),
             "reference_angles": body_b.angle - body_a.angle, "lower": lower, "upper": upper,
-            "motor_speeds": _check.finite_scalar(motor_speed, "motor_speed"),
-            "max_motor": _check.non_negative_scalar(max_motor_torque, "max_motor_torque"),
-            "hertz": _check.non_negative_scalar(hertz, "hertz"),
-            "damping_ratios": _check.non_negative_scalar(damping_ratio, "damping_ratio"),
+            "motor_speeds": _joint_value(motor_speed, "motor_speed"),
+            "max_motor": _force(max_motor_torque, "max_motor_torque"),
+            "hertz": _spring_value(hertz, "hertz"),
+            "damping_ratios": _spring_value(damping_ratio, "damping_ratio"),
         })
 
-    motor_speed = _Column("motor_speeds", _checked(_check.finite_scalar),
+    motor_speed = _Column("motor_speeds", _checked(_joint_value),
                           "Speed the motor drives ω_B − ω_A to (rad/s).")
-    max_motor_torque = _Column("max_motor", _checked(_check.non_negative_scalar),
+    max_motor_torque = _Column("max_motor", _checked(_force),
                                "Largest motor torque (N·m); 0: no motor.")
-    hertz = _Column("hertz", _checked(_check.non_negative_scalar),
+    hertz = _Column("hertz", _checked(_spring_value),
                     "Angular spring frequency (Hz); 0: none.")
-    damping_ratio = _Column("damping_ratios", _checked(_check.non_negative_scalar),
+    damping_ratio = _Column("damping_ratios", _checked(_spring_value),
                             "Angular spring damping ratio.")
 
     @property
@@ -401,18 +435,18 @@ class PrismaticJoint(Joint):
         _ordered(lower, upper, "lower", "upper")
         cosine, sine = math.cos(body_a.angle), math.sin(body_a.angle)
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor),
-                                       _local_point(body_b, anchor)]),
+            "local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
+                                       _local_point(body_b, anchor, "anchor")]),
             "local_axes": np.array([cosine * axis[0] + sine * axis[1],
                                     -sine * axis[0] + cosine * axis[1]]),
             "reference_angles": body_b.angle - body_a.angle, "lower": lower, "upper": upper,
-            "motor_speeds": _check.finite_scalar(motor_speed, "motor_speed"),
-            "max_motor": _check.non_negative_scalar(max_motor_force, "max_motor_force"),
+            "motor_speeds": _joint_value(motor_speed, "motor_speed"),
+            "max_motor": _force(max_motor_force, "max_motor_force"),
         })
 
-    motor_speed = _Column("motor_speeds", _checked(_check.finite_scalar),
+    motor_speed = _Column("motor_speeds", _checked(_joint_value),
                           "Speed the motor drives the sliding to (m/s).")
-    max_motor_force = _Column("max_motor", _checked(_check.non_negative_scalar),
+    max_motor_force = _Column("max_motor", _checked(_force),
                               "Largest motor force (N); 0: no motor.")
 
     @property
@@ -456,20 +490,19 @@ class WeldJoint(Joint):
         super().__init__(body_a, body_b, collide_connected)
         anchor = _check.vector(anchor, "anchor")
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor),
-                                       _local_point(body_b, anchor)]),
+            "local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
+                                       _local_point(body_b, anchor, "anchor")]),
             "reference_angles": body_b.angle - body_a.angle,
-            "hertz": _check.non_negative_scalar(linear_hertz, "linear_hertz"),
-            "damping_ratios": _check.non_negative_scalar(linear_damping_ratio,
-                                                         "linear_damping_ratio"),
-            "angular_hertz": _check.non_negative_scalar(angular_hertz, "angular_hertz"),
-            "angular_damping_ratios": _check.non_negative_scalar(angular_damping_ratio,
-                                                                 "angular_damping_ratio"),
+            "hertz": _spring_value(linear_hertz, "linear_hertz"),
+            "damping_ratios": _spring_value(linear_damping_ratio, "linear_damping_ratio"),
+            "angular_hertz": _spring_value(angular_hertz, "angular_hertz"),
+            "angular_damping_ratios": _spring_value(angular_damping_ratio,
+                                                    "angular_damping_ratio"),
         })
 
-    linear_hertz = _Column("hertz", _checked(_check.non_negative_scalar),
+    linear_hertz = _Column("hertz", _checked(_spring_value),
                            "Spring frequency of the point (Hz); 0: rigid.")
-    angular_hertz = _Column("angular_hertz", _checked(_check.non_negative_scalar),
+    angular_hertz = _Column("angular_hertz", _checked(_spring_value),
                             "Spring frequency of the angle (Hz); 0: rigid.")
 
 
@@ -510,24 +543,24 @@ class WheelJoint(Joint):
         _ordered(lower, upper, "lower", "upper")
         cosine, sine = math.cos(body_a.angle), math.sin(body_a.angle)
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor),
-                                       _local_point(body_b, anchor)]),
+            "local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
+                                       _local_point(body_b, anchor, "anchor")]),
             "local_axes": np.array([cosine * axis[0] + sine * axis[1],
                                     -sine * axis[0] + cosine * axis[1]]),
             "reference_angles": body_b.angle - body_a.angle, "lower": lower, "upper": upper,
-            "hertz": _check.non_negative_scalar(hertz, "hertz"),
-            "damping_ratios": _check.non_negative_scalar(damping_ratio, "damping_ratio"),
-            "motor_speeds": _check.finite_scalar(motor_speed, "motor_speed"),
-            "max_motor": _check.non_negative_scalar(max_motor_torque, "max_motor_torque"),
+            "hertz": _spring_value(hertz, "hertz"),
+            "damping_ratios": _spring_value(damping_ratio, "damping_ratio"),
+            "motor_speeds": _joint_value(motor_speed, "motor_speed"),
+            "max_motor": _force(max_motor_torque, "max_motor_torque"),
         })
 
-    motor_speed = _Column("motor_speeds", _checked(_check.finite_scalar),
+    motor_speed = _Column("motor_speeds", _checked(_joint_value),
                           "Speed the motor drives ω_B − ω_A to (rad/s).")
-    max_motor_torque = _Column("max_motor", _checked(_check.non_negative_scalar),
+    max_motor_torque = _Column("max_motor", _checked(_force),
                                "Largest motor torque (N·m); 0: no motor.")
-    hertz = _Column("hertz", _checked(_check.non_negative_scalar),
+    hertz = _Column("hertz", _checked(_spring_value),
                     "Suspension frequency (Hz).")
-    damping_ratio = _Column("damping_ratios", _checked(_check.non_negative_scalar),
+    damping_ratio = _Column("damping_ratios", _checked(_spring_value),
                             "Suspension damping ratio.")
 
     @property
@@ -572,10 +605,10 @@ class MouseJoint(Joint):
             raise ValueError(f"body must be dynamic to be pulled, got a {body.kind} body")
         target = _check.vector(target, "target")
         self._values.update({
-            "local_anchors": np.array([target, _local_point(body, target)]),
-            "max_forces": _check.positive_scalar(max_force, "max_force"),
-            "hertz": _check.positive_scalar(hertz, "hertz"),
-            "damping_ratios": _check.non_negative_scalar(damping_ratio, "damping_ratio"),
+            "local_anchors": np.array([target, _local_point(body, target, "target")]),
+            "max_forces": _positive_force(max_force, "max_force"),
+            "hertz": _positive_spring_value(hertz, "hertz"),
+            "damping_ratios": _spring_value(damping_ratio, "damping_ratio"),
         })
 
     @property
@@ -593,10 +626,10 @@ class MouseJoint(Joint):
         anchors[0] = _check.vector(value, "target")
         self._write("local_anchors", anchors)
 
-    max_force = _Column("max_forces", _checked(_check.positive_scalar),
+    max_force = _Column("max_forces", _checked(_positive_force),
                         "Largest pulling force (N).")
-    hertz = _Column("hertz", _checked(_check.positive_scalar), "Pulling spring frequency (Hz).")
-    damping_ratio = _Column("damping_ratios", _checked(_check.non_negative_scalar),
+    hertz = _Column("hertz", _checked(_positive_spring_value), "Pulling spring frequency (Hz).")
+    damping_ratio = _Column("damping_ratios", _checked(_spring_value),
                             "Pulling spring damping ratio.")
 
     @property

@@ -86,23 +86,24 @@ class _Scratch:
         return work, motion, (None if joints is None else joint_work)
 
 
-def _stage_input(contacts, bodies, gravity, dt, joints) -> tuple[float, JointColumns]:
+def _stage_input(contacts, bodies, gravity, dt, joints) -> tuple[float, JointColumns | None]:
     """Check what a solver's step receives (the world passes its own tables); returns dt
-    and the joints (none when ``joints`` is None)."""
+    and the joints (None when there are none)."""
     _check.instance(contacts, "contacts", ContactColumns, "the ContactColumns of a world")
     _check.instance(bodies, "bodies", BodyArrays, "the BodyArrays of a world")
-    if joints is None:
-        return _check.positive_scalar(dt, "dt"), None
-    _check.instance(joints, "joints", JointColumns, "the JointColumns of a world or None")
     if not (isinstance(gravity, np.ndarray) and gravity.shape == (2,)
             and gravity.dtype == np.float64):
         raise TypeError("gravity must be a float64 array of shape (2,)")
     if not np.isfinite(gravity).all():
         raise ValueError("gravity must be finite")
+    dt = _check.positive_scalar(dt, "dt")
+    if joints is None:
+        return dt, None
+    _check.instance(joints, "joints", JointColumns, "the JointColumns of a world or None")
     if len(joints.kinds) and (joints.bodies.min() < 0
                               or joints.bodies.max() >= len(bodies.kinds)):
         raise ValueError(f"joints.bodies must hold body rows 0 .. {len(bodies.kinds) - 1}")
-    return _check.positive_scalar(dt, "dt"), joints
+    return dt, joints
 
 
 class _Setting:

@@ -4,6 +4,8 @@
 - :mod:`~physbook.scenes.standard`: chapter 9's bounce, ramp, pyramid, rain and boxes;
 - :mod:`~physbook.scenes.stacking`: chapter 10's stacks, card house, arch, mass ratios and
   overlaps;
+- :mod:`~physbook.scenes.linked`: chapter 11's jointed scenes: pendulum, Newton's cradle,
+  chain, bridge, ragdoll and car;
 - :mod:`~physbook.scenes.quality`: pure functions of recorded states that say how well a
   scene went, for physbook and for the engines it is compared with.
 
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from physbook.scenes import base, quality, stacking, standard
+from physbook.scenes import base, linked, quality, stacking, standard
 from physbook.scenes.base import DT, Scene, per_body_value, uniform_material
+from physbook.scenes.linked import bridge, car, chain, cradle, energy, pendulum, pin_gap, ragdoll
 from physbook.scenes.quality import (
     apex_heights,
     bounce_apexes,
@@ -51,12 +54,15 @@ SCENES: dict[str, Callable[..., Scene]] = {
     "vertical_stack": vertical_stack, "large_pyramid": large_pyramid,
     "card_house": card_house, "arch": arch, "high_mass_ratio": high_mass_ratio,
     "overlap_recovery": overlap_recovery, "box_cluster": box_cluster,
+    "pendulum": pendulum, "cradle": cradle, "chain": chain, "bridge": bridge,
+    "ragdoll": ragdoll, "car": car,
 }
 
 __all__ = [
     "DT", "RAMP_FRICTIONS", "SCENES", "Scene", "apex_heights", "arch", "base", "bounce",
-    "bounce_apexes", "box_cluster", "boxes", "card_house", "container_quality",
-    "high_mass_ratio", "large_pyramid", "overlap_recovery", "per_body_value", "pyramid",
+    "bounce_apexes", "box_cluster", "boxes", "bridge", "car", "card_house", "chain",
+    "container_quality", "cradle", "energy", "high_mass_ratio", "large_pyramid", "linked",
+    "overlap_recovery", "pendulum", "per_body_value", "pin_gap", "pyramid", "ragdoll",
     "pyramid_quality", "quality", "rain", "rain_positions", "ramp", "ramp_accelerations",
     "ramp_motion", "recovery_quality", "stacking", "standard", "structure_quality",
     "uniform_material",

@@ -34,6 +34,7 @@ from physbook.viz.integration import (
     plot_convergence,
     plot_frame_timeline,
 )
+from physbook.viz.linkage import draw_joints, joint_anchor_pairs
 from physbook.viz.notebook import (
     FRAME_BUDGET,
     animate,
@@ -95,6 +96,8 @@ __all__ = [
     "draw_world",
     "play",
     "recording_limits",
+    "draw_joints",
+    "joint_anchor_pairs",
     "METHOD_COLORS",
     "draw_orbits",
     "fitted_slope",
