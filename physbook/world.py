@@ -1,4 +1,4 @@
-"""Chapters 4 and 9: the World, which owns the tables and runs the stages of a step.
+"""Chapters 4, 9 and 11: the World, which owns the tables and runs the stages of a step.
 
 A world keeps its bodies in a :class:`~physbook.dynamics.body_table.BodyTable`, their shapes
 in a :class:`~physbook.geometry.shape_table.ShapeTable` and the touching pairs in a
@@ -93,13 +93,17 @@ class World:
         almost nothing until something wakes them. The thresholds are the attributes
         ``sleep_linear_speed``, ``sleep_angular_speed`` and ``time_to_sleep``.
 
-    After each step :attr:`contacts` holds the touching shape pairs, their points and the
-    impulses the solver gave them. The body columns below are views of the rows in use,
-    ``0 .. count − 1``; the ones marked writable may be written through the view (the
-    origins follow written centres and angles at the next step, or at once with
-    :meth:`update_origins`). The others are derived, and read-only. A view shows the rows
-    in use when it was taken: adding or removing a body makes new views, so read the
-    property again after either (a view kept from before writes to rows no longer used).
+    Joints (chapter 11) are added with :meth:`add_joint`; the solver solves them beside the
+    contacts. After each step :attr:`contacts` holds the touching shape pairs, their points
+    and the impulses the solver gave them, and islands of bodies at rest may have fallen
+    asleep (``awake`` false): they skip every stage until something wakes them.
+
+    The body columns below are views of the rows in use, ``0 .. count − 1``; the ones
+    marked writable may be written through the view (the origins follow written centres
+    and angles at the next step, or at once with :meth:`update_origins`). The others are
+    derived, and read-only. A view shows the rows in use when it was taken: adding or
+    removing a body makes new views, so read the property again after either (a view kept
+    from before writes to rows no longer used).
     """
 
     # The body columns; "writable" ones may be written through the view.
@@ -175,11 +179,8 @@ class World:
         dt = _check.positive_scalar(dt, "dt")
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         self._check_state(bodies)
-        self._snapshot.save(bodies)
-        if len(joints.kinds):
-            self._saved_joint_impulses = {name: getattr(joints, name).copy()
-                                          for name in IMPULSE_COLUMNS}
-        # Islands: who moves this step (sleeping bodies given a push wake with their island).
+        self._save_state(bodies, joints)
+        # Islands (chapter 11): a sleeping body given a push wakes, with its island.
         count = len(bodies.kinds)
         islands, marks = self._islands[:count], self._island_marks[:count]
         wake_before_step(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
@@ -198,23 +199,19 @@ class World:
         self._contacts.update(pairs, shapes, bodies.origins, bodies.angles, bodies.materials,
                               self._materials, margins, bodies.awake, check=False)
         contacts = self._contacts.arrays
-        # A sleeping island that an awake body now touches wakes before it is solved.
-        if self._sleeping:
+        if self._sleeping:  # a sleeping island an awake body now touches wakes
             wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
                          bodies.sleep_times, islands, marks)
-        # Solver: it moves the bodies through the step, v += dt·(g·gravity_scale + F/m),
-        # joint and contact impulses, c += dt·v and θ += dt·ω (in substeps if it works in
-        # substeps).
-        # A world whose every body sleeps (or is static) has nothing to solve.
-        if not bodies.awake.any():
-            pass
-        elif len(joints.kinds):
-            self._solver.step(contacts, bodies, self._gravity, dt, joints)
-        else:
-            self._solver.step(contacts, bodies, self._gravity, dt)
+        # Solver: it moves the awake bodies through the step, v += dt·(g·gravity_scale +
+        # F/m), joint and contact impulses, c += dt·v and θ += dt·ω (in substeps if it works
+        # in substeps). A world whose every body sleeps has nothing to solve.
+        if bodies.awake.any():
+            if len(joints.kinds):
+                self._solver.step(contacts, bodies, self._gravity, dt, joints)
+            else:
+                self._solver.step(contacts, bodies, self._gravity, dt)
         self._undo_if_not_finite(bodies, dt)
-        # Sleep: islands that have been at rest long enough stop.
-        if self._sleeping:
+        if self._sleeping:  # islands at rest long enough fall asleep
             update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
                            bodies.angular_velocities, contacts.bodies, joints.bodies, dt,
                            self._sleep_linear_speed, self._sleep_angular_speed,
@@ -224,6 +221,13 @@ class World:
         bodies.forces[:] = 0.0
         bodies.torques[:] = 0.0
         self._count_step(dt)
+
+    def _save_state(self, bodies: BodyArrays, joints) -> None:
+        """Keep what a step writes (body motion, joint impulses), to undo a failed step."""
+        self._snapshot.save(bodies)
+        if len(joints.kinds):
+            self._saved_joint_impulses = {name: getattr(joints, name).copy()
+                                          for name in IMPULSE_COLUMNS}
 
     def _check_state(self, bodies: BodyArrays) -> None:
         """Refuse to step from a state that is not finite (written through the arrays)."""

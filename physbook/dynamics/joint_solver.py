@@ -170,14 +170,21 @@ def prepare_joints(joints, bodies, work, warm_scale):
         arms[j, 1, 0], arms[j, 1, 1] = rotate(cos_b, sin_b, local_anchors[j, 1, 0],
                                               local_anchors[j, 1, 1])
         axes[j, 0], axes[j, 1] = rotate(cos_a, sin_a, local_axes[j, 0], local_axes[j, 1])
+    scale_impulses(joints, warm_scale)
+
+
+@njit
+def scale_impulses(joints, scale):
+    """Multiply every accumulated impulse of every joint by ``scale``: per step to per
+    substep and back, or to 0 for a step that does not warm start."""
     for column in (joints.angular_impulses, joints.spring_impulses, joints.motor_impulses,
                    joints.lower_impulses, joints.upper_impulses):
         for j in range(column.shape[0]):
-            column[j] *= warm_scale
+            column[j] *= scale
     linear = joints.linear_impulses
     for j in range(linear.shape[0]):
-        linear[j, 0] *= warm_scale
-        linear[j, 1] *= warm_scale
+        linear[j, 0] *= scale
+        linear[j, 1] *= scale
 
 
 @njit
@@ -591,14 +598,8 @@ def store_joint_impulses(joints, bodies, work, motion, scale, inverse_dt):
     centers = bodies.centers
     arms, axes = work
     delta_cos, delta_sin = motion.delta_cos, motion.delta_sin
+    scale_impulses(joints, scale)
     for j in range(kinds.shape[0]):
-        linear[j, 0] *= scale
-        linear[j, 1] *= scale
-        angular[j] *= scale
-        springs[j] *= scale
-        motors[j] *= scale
-        lowers[j] *= scale
-        uppers[j] *= scale
         kind = kinds[j]
         a = pairs[j, 0]
         b = pairs[j, 1]

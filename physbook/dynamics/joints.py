@@ -83,6 +83,28 @@ def _world_point(body: Body, local: np.ndarray) -> np.ndarray:
                                            sine * local[0] + cosine * local[1]])
 
 
+def _pin(body_a: Body, body_b: Body, anchor: np.ndarray) -> dict:
+    """The columns of a joint whose two anchors start at one world point ``anchor``: each
+    body's copy of it, and the bodies' angle difference now."""
+    return {"local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
+                                       _local_point(body_b, anchor, "anchor")]),
+            "reference_angles": body_b.angle - body_a.angle}
+
+
+def _slide(body_a: Body, body_b: Body, anchor, axis, lower, upper) -> dict:
+    """The columns of a joint that slides along ``axis`` (world, now) fixed in body A: the
+    pin, the axis in A's axes, and the checked limits of the travel."""
+    anchor = _check.vector(anchor, "anchor")
+    axis = _unit_axis(axis, "axis")
+    lower = _limit(lower, "lower", -math.inf)
+    upper = _limit(upper, "upper", math.inf)
+    _ordered(lower, upper, "lower", "upper")
+    cosine, sine = math.cos(body_a.angle), math.sin(body_a.angle)
+    return {**_pin(body_a, body_b, anchor), "lower": lower, "upper": upper,
+            "local_axes": np.array([cosine * axis[0] + sine * axis[1],
+                                    -sine * axis[0] + cosine * axis[1]])}
+
+
 def _unit_axis(value, name: str) -> np.ndarray:
     axis = _check.vector(value, name)
     length = float(np.hypot(*axis))
@@ -355,9 +377,7 @@ class RevoluteJoint(Joint):
         upper = _limit(upper_angle, "upper_angle", math.inf)
         _ordered(lower, upper, "lower_angle", "upper_angle")
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
-                                       _local_point(body_b, anchor, "anchor")]),
-            "reference_angles": body_b.angle - body_a.angle, "lower": lower, "upper": upper,
+            **_pin(body_a, body_b, anchor), "lower": lower, "upper": upper,
             "motor_speeds": _joint_value(motor_speed, "motor_speed"),
             "max_motor": _force(max_motor_torque, "max_motor_torque"),
             "hertz": _spring_value(hertz, "hertz"),
@@ -428,18 +448,8 @@ class PrismaticJoint(Joint):
                  motor_speed: float = 0.0, max_motor_force: float = 0.0,
                  collide_connected: bool = False):
         super().__init__(body_a, body_b, collide_connected)
-        anchor = _check.vector(anchor, "anchor")
-        axis = _unit_axis(axis, "axis")
-        lower = _limit(lower, "lower", -math.inf)
-        upper = _limit(upper, "upper", math.inf)
-        _ordered(lower, upper, "lower", "upper")
-        cosine, sine = math.cos(body_a.angle), math.sin(body_a.angle)
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
-                                       _local_point(body_b, anchor, "anchor")]),
-            "local_axes": np.array([cosine * axis[0] + sine * axis[1],
-                                    -sine * axis[0] + cosine * axis[1]]),
-            "reference_angles": body_b.angle - body_a.angle, "lower": lower, "upper": upper,
+            **_slide(body_a, body_b, anchor, axis, lower, upper),
             "motor_speeds": _joint_value(motor_speed, "motor_speed"),
             "max_motor": _force(max_motor_force, "max_motor_force"),
         })
@@ -490,9 +500,7 @@ class WeldJoint(Joint):
         super().__init__(body_a, body_b, collide_connected)
         anchor = _check.vector(anchor, "anchor")
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
-                                       _local_point(body_b, anchor, "anchor")]),
-            "reference_angles": body_b.angle - body_a.angle,
+            **_pin(body_a, body_b, anchor),
             "hertz": _spring_value(linear_hertz, "linear_hertz"),
             "damping_ratios": _spring_value(linear_damping_ratio, "linear_damping_ratio"),
             "angular_hertz": _spring_value(angular_hertz, "angular_hertz"),
@@ -536,18 +544,8 @@ class WheelJoint(Joint):
                  max_motor_torque: float = 0.0, lower=None, upper=None,
                  collide_connected: bool = False):
         super().__init__(body_a, body_b, collide_connected)
-        anchor = _check.vector(anchor, "anchor")
-        axis = _unit_axis(axis, "axis")
-        lower = _limit(lower, "lower", -math.inf)
-        upper = _limit(upper, "upper", math.inf)
-        _ordered(lower, upper, "lower", "upper")
-        cosine, sine = math.cos(body_a.angle), math.sin(body_a.angle)
         self._values.update({
-            "local_anchors": np.array([_local_point(body_a, anchor, "anchor"),
-                                       _local_point(body_b, anchor, "anchor")]),
-            "local_axes": np.array([cosine * axis[0] + sine * axis[1],
-                                    -sine * axis[0] + cosine * axis[1]]),
-            "reference_angles": body_b.angle - body_a.angle, "lower": lower, "upper": upper,
+            **_slide(body_a, body_b, anchor, axis, lower, upper),
             "hertz": _spring_value(hertz, "hertz"),
             "damping_ratios": _spring_value(damping_ratio, "damping_ratio"),
             "motor_speeds": _joint_value(motor_speed, "motor_speed"),

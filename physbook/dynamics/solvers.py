@@ -106,6 +106,12 @@ def _stage_input(contacts, bodies, gravity, dt, joints) -> tuple[float, JointCol
     return dt, joints
 
 
+def _capped_softness(hertz: float, damping_ratio: float, h: float):
+    """The softness of a spring of ``hertz`` for a (sub)step h, the frequency capped at a
+    quarter of the step rate, 1/(4h), beyond which the step cannot resolve it."""
+    return softness(min(hertz, 0.25 / h), damping_ratio, h)
+
+
 class _Setting:
     """A solver setting, checked whenever it is set (in ``__init__`` or later), so that a
     compiled step never receives a value it cannot use."""
@@ -223,8 +229,8 @@ class SequentialImpulseSolver:
     def joint_softness(self, dt: float):
         """The :class:`~physbook.dynamics.contact_solver.Softness` of the joints for a step
         of ``dt`` s: ``joint_hertz`` capped at a quarter of the step rate."""
-        dt = _check.positive_scalar(dt, "dt")
-        return softness(min(self.joint_hertz, 0.25 / dt), self.joint_damping_ratio, dt)
+        return _capped_softness(self.joint_hertz, self.joint_damping_ratio,
+                                _check.positive_scalar(dt, "dt"))
 
     def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
@@ -367,18 +373,17 @@ class SoftStepSolver:
         """The :class:`~physbook.dynamics.contact_solver.Softness` of the joints for one
         substep of a step of ``dt`` s: ``joint_hertz`` capped at a quarter of the substep
         rate."""
-        h = _check.positive_scalar(dt, "dt") / self.substeps
-        return softness(min(self.joint_hertz, 0.25 / h), self.joint_damping_ratio, h)
+        return _capped_softness(self.joint_hertz, self.joint_damping_ratio,
+                                _check.positive_scalar(dt, "dt") / self.substeps)
 
     def springs(self, dt: float):
         """The :class:`~physbook.dynamics.contact_solver.Softness` of ordinary and static
         contacts for a step of ``dt`` s: the frequencies capped at a quarter of the
         substep rate."""
         h = _check.positive_scalar(dt, "dt") / self.substeps
-        cap = 0.25 / h
         static = 2.0 * self.contact_hertz if self.static_hertz is None else self.static_hertz
-        return (softness(min(self.contact_hertz, cap), self.damping_ratio, h),
-                softness(min(static, cap), self.damping_ratio, h))
+        return (_capped_softness(self.contact_hertz, self.damping_ratio, h),
+                _capped_softness(static, self.damping_ratio, h))
 
     def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
