@@ -136,7 +136,8 @@ class CarriedImpulses:
 def settle_pyramid():
     """A pyramid of 4 rows (10 boxes) after 60 steps, with a solver that records."""
     solver = CarriedImpulses()
-    scene = scenes.pyramid(4, world=pb.World(solver=solver))
+    # Sleep off: a world asleep calls no solver, and these tests read what the solver got.
+    scene = scenes.pyramid(4, world=pb.World(solver=solver, sleeping=False))
     for _ in range(60):
         scene.world.step(DT)
     return scene, solver
