@@ -236,7 +236,8 @@ def car(world: World | None = None, *, motor_speed: float = -8.0,
     """A car: a 2.4 m × 0.5 m chassis on two wheels of radius 0.4 m, each on a wheel joint
     with a vertical suspension of ``suspension_hertz`` (ζ = 0.7); the rear wheel's motor
     turns at ``motor_speed`` (rad/s; negative drives to the right) with at most
-    ``max_motor_torque`` (N·m). The ground has ``bumps`` half-buried round bumps."""
+    ``max_motor_torque`` (N·m). The road has ``bumps`` half-buried round bumps and ends
+    in a wall."""
     world = new_world(world)
     motor_speed = _check.finite_scalar(motor_speed, "motor_speed")
     max_motor_torque = _check.non_negative_scalar(max_motor_torque, "max_motor_torque")
@@ -246,7 +247,11 @@ def car(world: World | None = None, *, motor_speed: float = -8.0,
                          f"{suspension_hertz:g}")
     bumps = _check.non_negative_int(bumps, "bumps", 1000)
     road = uniform_material(friction=0.9, restitution=0.0)
-    ground = static_box(world, 20.0 + 4.0 * bumps, 0.5, (10.0 + 2.0 * bumps, -0.5), road)
+    half_length = 20.0 + 4.0 * bumps
+    ground = static_box(world, half_length, 0.5, (10.0 + 2.0 * bumps, -0.5), road)
+    # A wall where the road ends: the car stops there instead of driving off into a fall.
+    end = 10.0 + 2.0 * bumps + half_length
+    wall = static_box(world, 0.5, 1.5, (end - 0.5, 1.5), road)
     humps = [world.add_body(Circle(0.3), position=(4.0 + 4.0 * k, -0.15), kind="static",
                             material=road) for k in range(bumps)]
     chassis = world.add_body(Polygon.box(1.2, 0.25), position=(0.0, 1.0), material=road)
@@ -257,7 +262,7 @@ def car(world: World | None = None, *, motor_speed: float = -8.0,
             chassis, wheel, (x, 0.4), (0.0, 1.0), hertz=suspension_hertz, damping_ratio=0.7,
             motor_speed=speed, max_motor_torque=torque)))
         wheels.append(wheel)
-    return Scene("car", world, 600, bodies={"ground": ground, "bumps": humps,
+    return Scene("car", world, 600, bodies={"ground": ground, "wall": wall, "bumps": humps,
                                             "chassis": chassis, "wheels": wheels},
                  params={"axles": axles, "motor_speed": motor_speed, "wheel_radius": 0.4})
 
