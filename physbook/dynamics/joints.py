@@ -109,7 +109,7 @@ def _unit_axis(value, name: str) -> np.ndarray:
     axis = _check.vector(value, name)
     length = float(np.hypot(*axis))
     if not length > 0.0 or not math.isfinite(length):
-        raise ValueError(f"{name} must be a non-zero direction, got {tuple(axis)}")
+        raise ValueError(f"{name} must be a non-zero direction, got {axis.tolist()}")
     return axis / length
 
 

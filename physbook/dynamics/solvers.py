@@ -137,6 +137,18 @@ def _fraction(value, name: str) -> float:
     return value
 
 
+#: The largest damping ratio a solver takes: far past critical (1), and small enough that
+#: the soft constraint's 2ζ + hω stays far inside float range.
+MAX_DAMPING_RATIO = 1e9
+
+
+def _damping_ratio(value, name: str) -> float:
+    value = _check.non_negative_scalar(value, name)
+    if value > MAX_DAMPING_RATIO:
+        raise ValueError(f"{name} must be at most {MAX_DAMPING_RATIO:g}, got {value:g}")
+    return value
+
+
 def _optional_positive(value, name: str) -> float | None:
     return None if value is None else _check.positive_scalar(value, name)
 
@@ -184,7 +196,7 @@ class SequentialImpulseSolver:
     max_correction = _Setting(_check.positive_scalar)
     restitution_threshold = _Setting(_check.non_negative_scalar)
     joint_hertz = _Setting(_check.positive_scalar)
-    joint_damping_ratio = _Setting(_check.non_negative_scalar)
+    joint_damping_ratio = _Setting(_damping_ratio)
 
     @property
     def speculative_distance(self) -> float:
@@ -328,13 +340,13 @@ class SoftStepSolver:
     speculative_distance = _Setting(_check.non_negative_scalar)
     relax_iterations = _Setting(_check.non_negative_int)
     contact_hertz = _Setting(_check.positive_scalar)
-    damping_ratio = _Setting(_check.non_negative_scalar)
+    damping_ratio = _Setting(_damping_ratio)
     static_hertz = _Setting(_optional_positive)
     push_out_speed = _Setting(_check.positive_scalar)
     warm_starting = _Setting(_check.flag)
     restitution_threshold = _Setting(_check.non_negative_scalar)
     joint_hertz = _Setting(_check.positive_scalar)
-    joint_damping_ratio = _Setting(_check.non_negative_scalar)
+    joint_damping_ratio = _Setting(_damping_ratio)
 
     def __init__(self, substeps: int = SUBSTEPS, *, relax_iterations: int = 1,
                  contact_hertz: float = CONTACT_HERTZ,
