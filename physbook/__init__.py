@@ -11,9 +11,10 @@ layer      what                                                               ch
 0          ``_jit``, ``_check``, ``_buffers``, ``constants``, ``kinds``
 1          ``vecmath``: vectors, integrators, the fixed timestep              1–3
 2          ``geometry``: shapes, mass, the shape table                        4
-3          ``collision``: manifolds, SAT, GJK/EPA; ``broadphase``: pairs      6–9
+3          ``collision``: manifolds, SAT, GJK/EPA, shape queries;             6–9, 12
+           ``broadphase``: filters, sweep, grid, tree
 4          ``dynamics``: bodies, contacts, solvers, joints, islands           4, 9–11
-5          ``world``, ``recording``, ``scenes``                               4, 9
+5          ``world``, ``recording``, ``queries``, ``events``, ``scenes``      4, 9, 12
 ========== ================================================================== ======
 
 ``pb.verlet`` is chapter 5's position-based engine (layers 0–2 only) and ``pb.viz`` the
@@ -26,15 +27,17 @@ from physbook import (
     collision,
     constants,
     dynamics,
+    events,
     geometry,
     kinds,
+    queries,
     recording,
     scenes,
     vecmath,
     verlet,
     world,
 )
-from physbook.broadphase import BROAD_PHASES
+from physbook.broadphase import BROAD_PHASES, DynamicTree, SortAndSweep, UniformGrid
 from physbook.collision.gjk import (
     DistanceResult,
     PenetrationResult,
@@ -66,8 +69,11 @@ from physbook.dynamics.solvers import (
     SequentialImpulseSolver,
     SoftStepSolver,
 )
+from physbook.events import Contact, ContactEvents, HitEvents, SensorEvents
+from physbook.geometry.shape_filter import ALL_CATEGORIES, Filter
 from physbook.geometry.shapes import AABB, Circle, MassData, Polygon
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
+from physbook.queries import RayHit, ShapeRef
 from physbook.recording import Frame, Recording
 from physbook.vecmath.timestep import FixedTimestep, interpolate
 from physbook.vecmath.vec import Transform
@@ -84,15 +90,20 @@ __all__ = [
     # what bodies are made of
     "Circle", "Polygon", "AABB", "MassData", "Transform",
     "Material", "MATERIALS", "DEFAULT_MATERIAL", "mix_friction", "mix_restitution",
+    # filters, queries and events (chapter 12)
+    "Filter", "ALL_CATEGORIES", "RayHit", "ShapeRef", "Contact", "ContactEvents",
+    "HitEvents", "SensorEvents",
     # queries on shapes
     "collide", "collide_pairs", "Manifold", "ContactArrays",
     "distance", "penetration", "intersect", "DistanceResult", "PenetrationResult",
     # stages a world can be given
     "ImpulseSolver", "SequentialImpulseSolver", "SoftStepSolver", "SOLVERS", "BROAD_PHASES",
+    "DynamicTree", "SortAndSweep", "UniformGrid",
     # the game loop
     "FixedTimestep", "interpolate",
     # the layers, as modules
-    "broadphase", "collision", "constants", "dynamics", "geometry", "kinds", "recording",
+    "broadphase", "collision", "constants", "dynamics", "events", "geometry", "kinds",
+    "queries", "recording",
     "scenes", "vecmath", "verlet", "world",
 ]
 

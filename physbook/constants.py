@@ -80,6 +80,39 @@ EPA_RELATIVE_TOLERANCE = 1e-12
 #: 512 rows × N columns of booleans).
 NAIVE_BLOCK_ROWS = 512
 
+# --- broad phase, queries and events (chapter 12) ----------------------------------------
+
+#: Sort and sweep repairs last step's order by insertion sort; one that needs more than
+#: this many swaps per box gives up for a full sort (a scrambled order, not a hang).
+SWAPS_PER_BOX = 8
+
+#: A grid cell is this many times the median box size, so a typical box covers at most
+#: 2 × 2 cells.
+GRID_CELL_FACTOR = 2.0
+
+#: A box covering more grid cells than this is tested against every box instead of binned.
+MAX_CELLS_PER_BOX = 64
+
+#: The grid has at most this many columns and rows (its cells grow for larger extents), so
+#: a cell's number, column × rows + row, fits in 64 bits.
+MAX_CELLS_PER_AXIS = 2**30
+
+#: The tree's fat boxes are the shape's box grown by this much on every side (m), as
+#: Box2D's margin.
+TREE_MARGIN = 0.1
+
+#: ... and stretched along the box's displacement since the last step times this factor
+#: (Box2D v2's multiplier): a body moving steadily stays inside for about this many steps.
+TREE_PREDICTION = 4.0
+
+#: A fat box larger than a new one would be by more than this many margins on a side is
+#: shrunk (reinserted): a body that moved fast and stopped would otherwise keep a huge box.
+TREE_SHRINK_MARGINS = 4.0
+
+#: A contact point approaching faster than this (m/s) and closing within the step is a hit
+#: event (Box2D's default hit event threshold).
+HIT_SPEED = 1.0
+
 # --- the world and its contact solvers (chapters 4, 9 and 10) --------------------------
 
 #: Gravity of a new world and of every standard scene (m/s²).

@@ -15,11 +15,14 @@ import numpy as np
 
 from physbook import _check
 from physbook._buffers import ColumnView, grown
+from physbook.broadphase import DEFAULT_BROAD_PHASE
 from physbook.broadphase import broad_phase as resolve_broad_phase
 from physbook.broadphase.filters import ShapeFilters, shape_filters
 from physbook.broadphase.pairs import ShapeBoxes, canonical_pairs
+from physbook.broadphase.tree import DynamicTree
 from physbook.constants import (
     DEFAULT_GRAVITY,
+    HIT_SPEED,
     SLEEP_ANGULAR_SPEED,
     SLEEP_LINEAR_SPEED,
     TIME_TO_SLEEP,
@@ -39,10 +42,31 @@ from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTabl
 from physbook.dynamics.motion import speculative_margins, update_origins
 from physbook.dynamics.snapshot import MotionSnapshot, check_finite
 from physbook.dynamics.solvers import DEFAULT_SOLVER, contact_solver
+from physbook.events import (
+    Contact,
+    ContactEvents,
+    ContactHandler,
+    HitEvents,
+    SensorEvents,
+    difference,
+    key_pairs,
+    pair_keys,
+    touches_and_hits,
+    touching_rows,
+)
 from physbook.geometry.mass import combine_mass
+from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shape_table import ShapeTable, shape_aabbs
 from physbook.geometry.shapes import Circle, Polygon, Shape
 from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
+from physbook.queries import (
+    RayHit,
+    ShapeRef,
+    box_query,
+    point_query,
+    query_filter,
+    ray_query,
+)
 from physbook.recording import Recording
 
 
@@ -61,6 +85,17 @@ def _as_shapes(value) -> tuple[Shape, ...]:
         _check.instance(shape, f"shape_or_shapes[{i}]", (Circle, Polygon),
                         "a Circle or a Polygon")
     return shapes
+
+
+def _per_shape(value, name: str, count: int, check) -> list:
+    """``value`` for each of ``count`` shapes: one value for all, or a list or tuple of
+    ``count`` values; ``check(item, name)`` checks each."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != count:
+            raise ValueError(f"{name} must be one value or one per shape ({count}), got "
+                             f"{len(value)}")
+        return [check(item, f"{name}[{i}]") for i, item in enumerate(value)]
+    return [check(value, name)] * count
 
 
 def _size(shape: Shape) -> float:
@@ -87,14 +122,17 @@ class World:
         ``step(contacts, bodies, gravity, dt)``.
     broad_phase
         The broad phase stage: a name from :data:`physbook.broadphase.BROAD_PHASES`
-        (``"sweep"``, the default) or a callable ``(boxes, filters) -> (P, 2)`` shape pairs.
+        (``"tree"``, the default) or a callable ``(boxes, filters) -> (P, 2)`` shape pairs.
     sleeping
         Let islands of bodies that have come to rest fall asleep (chapter 11): they cost
         almost nothing until something wakes them. The thresholds are the attributes
         ``sleep_linear_speed``, ``sleep_angular_speed`` and ``time_to_sleep``.
 
     Joints (chapter 11) are added with :meth:`add_joint`; the solver solves them beside the
-    contacts. After each step :attr:`contacts` holds the touching shape pairs, their points
+    contacts. Queries (:meth:`query_aabb`, :meth:`query_point`, :meth:`ray_cast`) ask where
+    the shapes are; after each step :attr:`contact_events` and :attr:`sensor_events` say
+    which contacts began, ended or hit, and :meth:`on_contact` calls a game's functions for
+    them (chapter 12). After each step :attr:`contacts` holds the touching shape pairs, their points
     and the impulses the solver gave them, and islands of bodies at rest may have fallen
     asleep (``awake`` false): they skip every stage until something wakes them.
 
@@ -126,15 +164,13 @@ class World:
     kinds = ColumnView("(N,) body kinds: DYNAMIC=0, STATIC=1, KINEMATIC=2.")
     restitutions = ColumnView("(N,) restitution of each body's material.")
     frictions = ColumnView("(N,) friction coefficient of each body's material.")
-    layers = ColumnView("(N,) collision bitmasks; a pair may collide only if their AND is "
-                        "non-zero; writable.", writable=True)
     ids = ColumnView("(N,) stable body ids, by row.")
     awake = ColumnView("(N,) bool: the body moves in the next step (false when asleep and "
                        "for static bodies; set Body.awake to change it).")
     sleep_times = ColumnView("(N,) how long each body has been slow enough to sleep (s).")
 
     def __init__(self, gravity=DEFAULT_GRAVITY, capacity: int = 16, solver=None,
-                 broad_phase="sweep", sleeping: bool = True):
+                 broad_phase=DEFAULT_BROAD_PHASE, sleeping: bool = True):
         self._gravity = _check.vector(gravity, "gravity")
         capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
         self._bodies = BodyTable(capacity)
@@ -158,9 +194,26 @@ class World:
         self._broad_phase, self._trusted_pairs = resolve_broad_phase(broad_phase)
         self._stage_views = None
         self._boxes = ShapeBoxes(np.zeros((capacity, 2)), np.zeros((capacity, 2)))
-        self._filters = ShapeFilters(np.zeros(capacity, np.int64), np.zeros(capacity, np.int64),
+        self._filters = ShapeFilters(*(np.zeros(capacity, np.int64) for _ in range(4)),
                                      np.zeros(capacity, np.bool_))
         self._margins = np.zeros(capacity)
+        self._zero_margins = np.zeros(capacity)
+        # Sensors, events and queries (chapter 12).
+        self._sensor_contacts = ContactTable(capacity)
+        self._query_tree = None
+        self._touching = self._previous_touching = np.empty(0, np.int64)
+        self._sensing = self._previous_sensing = np.empty(0, np.int64)
+        self._ended_by_removal: list[int] = []
+        self._sensing_ended_by_removal: list[int] = []
+        self._step_ended: tuple = ([], [])
+        self._hits = HitEvents(np.empty((0, 2), np.int64), np.empty((0, 2)), np.empty((0, 2)),
+                               np.empty(0))
+        self._hit_speed = HIT_SPEED
+        self._handlers: list[ContactHandler] = []
+        self._dispatching = False
+        self._pending_removals: list[Body] = []
+        self._removed_shapes: dict[int, tuple[int, bool, Body]] = {}
+        self._removed_at_step: dict[int, tuple[int, bool, Body]] = {}
         # Simulated time is counted in whole steps: time = elapsed + steps·dt (chapter 3).
         self._elapsed = 0.0
         self._steps_at_dt = 0
@@ -177,6 +230,9 @@ class World:
         too large for floats); in both cases the world is left as it was before the step.
         """
         dt = _check.positive_scalar(dt, "dt")
+        if self._dispatching:
+            raise RuntimeError("step() was called from a contact callback; step the world "
+                               "after the callbacks return")
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         self._check_state(bodies)
         self._save_state(bodies, joints)
@@ -194,6 +250,18 @@ class World:
             speculative_margins(shapes, bodies, distance, dt, margins)
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
         pairs = self._find_pairs(shapes, bodies, boxes, filters, margins)
+        # Sensors only report overlaps: their pairs get no contact, only an overlap test.
+        sensor = self._shapes.filters.sensor
+        if sensor.any():
+            is_sensed = sensor[pairs[:, 0]] | sensor[pairs[:, 1]]
+            sensed = pairs[is_sensed & ~(sensor[pairs[:, 0]] & sensor[pairs[:, 1]])]
+            pairs = pairs[~is_sensed]
+            self._sensor_contacts.update(sensed, shapes, bodies.origins, bodies.angles,
+                                         bodies.materials, self._materials,
+                                         self._zero_margins[:len(margins)], bodies.awake,
+                                         check=False)
+        elif self._sensor_contacts.count:
+            self._sensor_contacts.clear()
         # Narrow phase: the touching pairs' manifolds; a point seen last step keeps its
         # impulses (same shape ids, same feature id). A pair asleep keeps its row as it was.
         self._contacts.update(pairs, shapes, bodies.origins, bodies.angles, bodies.materials,
@@ -221,6 +289,9 @@ class World:
         bodies.forces[:] = 0.0
         bodies.torques[:] = 0.0
         self._count_step(dt)
+        self._record_events(dt)
+        if self._handlers:
+            self._dispatch()
 
     def _save_state(self, bodies: BodyArrays, joints) -> None:
         """Keep what a step writes (body motion, joint impulses), to undo a failed step."""
@@ -250,6 +321,8 @@ class World:
             axis=1)]]
         self._snapshot.restore(bodies)
         self._contacts.revert()
+        if self._sensor_contacts.count:
+            self._sensor_contacts.revert()
         if self._joints.count:
             for name, saved in self._saved_joint_impulses.items():
                 getattr(self._joints.arrays, name)[...] = saved
@@ -264,9 +337,11 @@ class World:
         """The broad phase stage: fill the boxes (grown by the margins) and filters of every
         shape, ask for pairs."""
         shape_aabbs(shapes, bodies.origins, bodies.angles, margins, boxes.lower, boxes.upper)
-        shape_filters(shapes.body, bodies.layers, bodies.kinds, filters)
-        pairs = self._broad_phase(boxes, filters)
-        if not self._trusted_pairs:
+        self._fill_filters(filters)
+        if self._trusted_pairs:
+            pairs = self._broad_phase.pairs(boxes, filters)
+        else:
+            pairs = self._broad_phase(boxes, filters)
             pairs = canonical_pairs(pairs, "the pairs broad_phase returns")
             if len(pairs) and (pairs[0, 0] < 0 or pairs[:, 1].max() >= len(shapes.ids)):
                 raise ValueError(f"broad_phase must return rows of shapes 0 .. "
@@ -289,6 +364,7 @@ class World:
                 self._filters = ShapeFilters(*(grown(column, count)
                                                for column in self._filters))
                 self._margins = grown(self._margins, count)
+                self._zero_margins = np.zeros(len(self._margins))
             self._stage_views = (ShapeBoxes(*(column[:count] for column in self._boxes)),
                                  ShapeFilters(*(column[:count] for column in self._filters)),
                                  self._margins[:count])
@@ -307,9 +383,14 @@ class World:
         bodies, shapes = self._bodies.arrays, self._shapes.arrays
         shape_aabbs(shapes, bodies.origins, bodies.angles, np.zeros(len(shapes.ids)),
                     boxes.lower, boxes.upper)
-        shape_filters(shapes.body, bodies.layers, bodies.kinds, filters)
+        self._fill_filters(filters)
         return (ShapeBoxes(*(column.copy() for column in boxes)),
                 ShapeFilters(*(column.copy() for column in filters)))
+
+    def _fill_filters(self, filters: ShapeFilters) -> None:
+        columns = self._shapes.filters
+        shape_filters(self._shapes.arrays.body, columns.category, columns.mask, columns.group,
+                      self._bodies.arrays.kinds, filters)
 
     def update_origins(self) -> None:
         """Recompute every origin from its centre and angle: origin = c − R(θ)·local_c.
@@ -385,7 +466,7 @@ class World:
 
     @property
     def broad_phase(self) -> Callable:
-        """The broad phase stage, ``(boxes, filters) -> pairs``."""
+        """The broad phase stage, called ``(boxes, filters) -> pairs``."""
         return self._broad_phase
 
     @property
@@ -470,7 +551,9 @@ class World:
         material: Material = DEFAULT_MATERIAL,
         kind: str = "dynamic",
         gravity_scale: float = 1.0,
-        layers: int = 1,
+        layers: int | None = None,
+        filter: Filter | None = None,  # noqa: A002 (Box2D's and pymunk's name for it)
+        sensor: bool = False,
     ) -> Body:
         """Add a body made of one shape or several (a compound) and return its handle.
 
@@ -492,7 +575,14 @@ class World:
         gravity_scale
             Multiplier of the world's gravity for this body.
         layers
-            Collision bitmask (an integer).
+            Collision bitmask (an integer, 1 by default): shorthand for the filter
+            ``Filter(category=layers, mask=layers)`` on every shape.
+        filter
+            A :class:`~physbook.geometry.shape_filter.Filter` (category, mask, group), or one
+            per shape; give ``layers`` or ``filter``, not both.
+        sensor
+            True (or one flag per shape) for shapes that report overlaps
+            (:attr:`sensor_events`) and never collide.
         """
         shapes = _as_shapes(shape_or_shapes)
         position = _check.vector(position, "position")
@@ -502,7 +592,15 @@ class World:
         _check.instance(material, "material", Material, "a Material")
         kind_code = BODY_KINDS.index(_check.choice(kind, "kind", BODY_KINDS))
         gravity_scale = _check.finite_scalar(gravity_scale, "gravity_scale")
-        layers = _check.bitmask(layers, "layers")
+        if filter is not None and layers is not None:
+            raise ValueError("give layers or filter, not both: layers is shorthand for "
+                             "Filter(category=layers, mask=layers)")
+        if filter is None:
+            filters = [Filter.layers(1 if layers is None else layers)] * len(shapes)
+        else:
+            filters = _per_shape(filter, "filter", len(shapes), lambda value, name:
+                                 _check.instance(value, name, Filter, "a Filter"))
+        sensors = _per_shape(sensor, "sensor", len(shapes), _check.flag)
         if kind_code == STATIC and (velocity.any() or angular_velocity != 0.0):
             raise ValueError(
                 "a static body cannot move: velocity and angular_velocity must be zero "
@@ -523,15 +621,15 @@ class World:
             "inverse_inertias": 1.0 / inertia if inertia > 0.0 else 0.0,
             "gravity_scales": gravity_scale, "kinds": kind_code,
             "materials": self._materials.row(material), "restitutions": material.restitution,
-            "frictions": material.friction, "layers": layers,
+            "frictions": material.friction,
             "sizes": min(_size(shape) for shape in shapes),
             "awake": kind_code == DYNAMIC or (kind_code == KINEMATIC and (
                 velocity.any() or angular_velocity != 0.0)),
         }
         row = self._bodies.add(values, shapes, material,
                                lambda body_id: Body(self, self._bodies, body_id))
-        for shape in shapes:
-            self._shapes.append(shape, row)
+        for shape, shape_filter, is_sensor in zip(shapes, filters, sensors, strict=True):
+            self._shapes.append(shape, row, shape_filter, is_sensor)
         # A new body is an island of its own, labelled by its row.
         self._islands = grown(self._islands, row + 1)
         self._island_marks = grown(self._island_marks, row + 1)
@@ -542,13 +640,30 @@ class World:
 
     def remove_body(self, body: Body) -> None:
         """Remove ``body``. Rows behind it move up by one, in order; other handles stay
-        valid, and the other contacts keep the impulses they carry."""
+        valid, and the other contacts keep the impulses they carry. Its touching contacts
+        and sensor overlaps end (events of the next step).
+
+        Called from a contact callback, the removal waits until every callback of the step
+        has run, so that each event still finds its bodies; removing the same body twice
+        there removes it once.
+        """
         _check.instance(body, "body", Body, "a Body")
         if body.world is not self:
             raise ValueError("body belongs to another world")
         row = body.row  # raises if it was removed already
+        if self._dispatching:
+            if not any(pending is body for pending in self._pending_removals):
+                self._pending_removals.append(body)
+            return
         for joint in self._joints.joints_of(row):
             self.remove_joint(joint)
+        shape_rows = np.flatnonzero(self._shapes.arrays.body == row)
+        self._end_events_of(shape_rows, body)
+        for stage in (self._broad_phase, self._query_tree):
+            remove_rows = getattr(stage, "remove_rows", None)
+            if remove_rows is not None:
+                remove_rows(shape_rows)
+        self._sensor_contacts.remove_body(row)
         bodies = self._bodies.arrays
         island_after_removal(self._islands, bodies.kinds, bodies.awake, bodies.sleep_times,
                              row)
@@ -584,6 +699,221 @@ class World:
             raise ValueError("joint is not in this world")
         joint.wake_bodies()
         joint._detach_from(self._joints)
+
+    # --- queries (chapter 12) ---------------------------------------------------------
+
+    def query_aabb(self, lower, upper, filter: Filter | None = None  # noqa: A002
+                   ) -> list[ShapeRef]:
+        """The shapes overlapping the box from ``lower`` to ``upper`` (m; touching counts),
+        ordered by shape id. ``filter``: report only shapes it would collide with."""
+        lower = _check.vector(lower, "lower")
+        upper = _check.vector(upper, "upper")
+        if np.any(lower > upper):
+            raise ValueError(f"lower must not exceed upper, got {lower} and {upper}")
+        shape_filter = query_filter(filter)
+        bodies = self._query_ready()
+        rows = box_query(self._tree(), self._shapes, bodies.origins, bodies.angles, lower,
+                         upper, shape_filter)
+        return [self._shape_ref(row) for row in rows.tolist()]
+
+    def query_point(self, point, filter: Filter | None = None  # noqa: A002
+                    ) -> list[ShapeRef]:
+        """The shapes containing ``point`` (m; their boundary counts), by shape id."""
+        point = _check.vector(point, "point")
+        shape_filter = query_filter(filter)
+        bodies = self._query_ready()
+        rows = point_query(self._tree(), self._shapes, bodies.origins, bodies.angles, point,
+                           shape_filter)
+        return [self._shape_ref(row) for row in rows.tolist()]
+
+    def ray_cast(self, origin, translation, filter: Filter | None = None  # noqa: A002
+                 ) -> RayHit | None:
+        """The first shape the ray from ``origin`` along ``translation`` (m) hits, or None.
+
+        The ray covers origin + t·translation for t from 0 to 1; a shape the ray starts
+        inside is not hit. Sensors are never hit.
+        """
+        hits = self.ray_cast_all(origin, translation, filter)
+        return hits[0] if hits else None
+
+    def ray_cast_all(self, origin, translation, filter: Filter | None = None  # noqa: A002
+                     ) -> list[RayHit]:
+        """Every shape the ray hits (see :meth:`ray_cast`), nearest first."""
+        origin = _check.vector(origin, "origin")
+        translation = _check.vector(translation, "translation")
+        shape_filter = query_filter(filter)
+        bodies = self._query_ready()
+        rows, fractions, normals = ray_query(self._tree(), self._shapes, bodies.origins,
+                                             bodies.angles, origin, translation,
+                                             shape_filter)
+        return [RayHit(*self._shape_ref(row), origin + fraction * translation, normal,
+                       float(fraction))
+                for row, fraction, normal in zip(rows.tolist(), fractions, normals, strict=True)]
+
+    def _query_ready(self) -> BodyArrays:
+        """The body columns, origins brought up to date with written centres and angles."""
+        bodies = self._bodies.arrays
+        update_origins(bodies)
+        return bodies
+
+    def _tree(self) -> DynamicTree:
+        """The tree queries walk, its leaves brought up to date with the shapes now: the
+        broad phase's own when it is a tree, else one kept for queries."""
+        if isinstance(self._broad_phase, DynamicTree):
+            tree = self._broad_phase
+        else:
+            if self._query_tree is None:
+                self._query_tree = DynamicTree()
+            tree = self._query_tree
+        count = self._shapes.count
+        boxes, _, _ = self._stage_buffers(count)
+        bodies = self._bodies.arrays
+        shape_aabbs(self._shapes.arrays, bodies.origins, bodies.angles,
+                    self._zero_margins[:count], boxes.lower, boxes.upper)
+        tree.update(boxes)
+        return tree
+
+    def _shape_ref(self, row: int) -> ShapeRef:
+        shapes = self._shapes.arrays
+        return ShapeRef(self._bodies.handle(int(shapes.body[row])), self._shapes.shape(row),
+                        int(shapes.ids[row]))
+
+    # --- events (chapter 12) ----------------------------------------------------------
+
+    @property
+    def hit_speed(self) -> float:
+        """Contact points approaching faster than this (m/s, 1 by default) and closing
+        within the step are hits (:attr:`contact_events`)."""
+        return self._hit_speed
+
+    @hit_speed.setter
+    def hit_speed(self, value) -> None:
+        self._hit_speed = _check.non_negative_scalar(value, "hit_speed")
+
+    @property
+    def contact_events(self) -> ContactEvents:
+        """The contacts that began touching in the last step, ended (or lost a body since
+        the step before), and hit (see :mod:`physbook.events`)."""
+        began = difference(self._touching, self._previous_touching)
+        ended = np.union1d(difference(self._previous_touching, self._touching),
+                           np.array(self._step_ended[0], np.int64))
+        return ContactEvents(key_pairs(began), key_pairs(ended), self._hits)
+
+    @property
+    def sensor_events(self) -> SensorEvents:
+        """The shapes that began and ended overlapping a sensor in the last step, as
+        (sensor id, visitor id) pairs."""
+        began = difference(self._sensing, self._previous_sensing)
+        ended = np.union1d(difference(self._previous_sensing, self._sensing),
+                           np.array(self._step_ended[1], np.int64))
+        return SensorEvents(self._sensor_first(key_pairs(began)),
+                            self._sensor_first(key_pairs(ended)))
+
+    def on_contact(self, category_a: int, category_b: int, begin: Callable | None = None,
+                   end: Callable | None = None) -> ContactHandler:
+        """Call ``begin(contact)`` / ``end(contact)`` after each step for every contact or
+        sensor overlap that began / ended between a shape of ``category_a`` and one of
+        ``category_b`` (bitmasks, matched against the shapes' filter categories).
+
+        The :class:`~physbook.events.Contact` passed has the shapes in that order. The
+        callbacks run after the step; bodies they remove are removed once the last one has
+        returned, and :meth:`step` may not be called from them. Returns the registration,
+        for :meth:`remove_contact_handler`.
+        """
+        category_a = _check.bitmask(category_a, "category_a")
+        category_b = _check.bitmask(category_b, "category_b")
+        for name, function in (("begin", begin), ("end", end)):
+            if function is not None and not callable(function):
+                raise TypeError(f"{name} must be callable or None")
+        if begin is None and end is None:
+            raise ValueError("give begin, end or both: a handler with neither does nothing")
+        handler = ContactHandler(category_a, category_b, begin, end)
+        self._handlers.append(handler)
+        return handler
+
+    def remove_contact_handler(self, handler: ContactHandler) -> None:
+        """Stop calling the functions ``handler`` (from :meth:`on_contact`) registered."""
+        for i, registered in enumerate(self._handlers):
+            if registered is handler:
+                del self._handlers[i]
+                return
+        raise ValueError("handler is not registered with this world")
+
+    def _record_events(self, dt: float) -> None:
+        """After a step: which pairs touch and which sensors see whom, and the hits."""
+        snapshot = self._snapshot
+        self._previous_touching = self._touching
+        self._touching, self._hits = touches_and_hits(
+            self._contacts.arrays, snapshot.column("centers"), snapshot.column("velocities"),
+            snapshot.column("angular_velocities"), dt, self._hit_speed)
+        # Contact rows are sorted by shape ids, so the keys are sorted too.
+        sensed = self._sensor_contacts.arrays
+        self._previous_sensing = self._sensing
+        self._sensing = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
+                                                                 sensed.depths)])
+        self._step_ended = (self._ended_by_removal, self._sensing_ended_by_removal)
+        self._ended_by_removal, self._sensing_ended_by_removal = [], []
+        self._removed_at_step, self._removed_shapes = self._removed_shapes, {}
+
+    def _end_events_of(self, shape_rows: np.ndarray, body: Body) -> None:
+        """A body is being removed: its touching pairs and sensor overlaps end, and its
+        shapes are remembered for the events of the next step."""
+        shapes, filters = self._shapes.arrays, self._shapes.filters
+        ids = shapes.ids[shape_rows]
+        for row, shape_id in zip(shape_rows.tolist(), ids.tolist(), strict=True):
+            self._removed_shapes[shape_id] = (int(filters.category[row]),
+                                              bool(filters.sensor[row]), body)
+        for name, ended in (("_touching", self._ended_by_removal),
+                            ("_sensing", self._sensing_ended_by_removal)):
+            keys = getattr(self, name)
+            gone = np.isin(keys >> 32, ids) | np.isin(keys & 0xFFFFFFFF, ids)
+            ended.extend(keys[gone].tolist())
+            setattr(self, name, keys[~gone])
+
+    def _shape_info(self, shape_id: int) -> tuple[int, bool, Body]:
+        """(category, sensor, body) of a shape, live or removed since the last step."""
+        for removed in (self._removed_shapes, self._removed_at_step):
+            if shape_id in removed:
+                return removed[shape_id]
+        shapes, filters = self._shapes.arrays, self._shapes.filters
+        row = int(np.searchsorted(shapes.ids, shape_id))
+        return (int(filters.category[row]), bool(filters.sensor[row]),
+                self._bodies.handle(int(shapes.body[row])))
+
+    def _sensor_first(self, pairs: np.ndarray) -> np.ndarray:
+        """Pairs reordered as (sensor, visitor)."""
+        for pair in pairs:
+            if not self._shape_info(int(pair[0]))[1]:
+                pair[0], pair[1] = pair[1], pair[0]
+        return pairs
+
+    def _dispatch(self) -> None:
+        """Call the contact handlers for the last step's begin and end events."""
+        contact_events, sensor_events = self.contact_events, self.sensor_events
+        self._dispatching = True
+        try:
+            for kind in ("begin", "end"):
+                for pairs, sensor in ((getattr(contact_events, kind), False),
+                                      (getattr(sensor_events, kind), True)):
+                    for a, b in pairs.tolist():
+                        category_a, _, body_a = self._shape_info(a)
+                        category_b, _, body_b = self._shape_info(b)
+                        for handler in list(self._handlers):
+                            function = getattr(handler, kind)
+                            if function is None:
+                                continue
+                            if category_a & handler.category_a and \
+                                    category_b & handler.category_b:
+                                function(Contact(a, b, body_a, body_b, sensor))
+                            elif category_b & handler.category_a and \
+                                    category_a & handler.category_b:
+                                function(Contact(b, a, body_b, body_a, sensor))
+        finally:
+            self._dispatching = False
+            pending, self._pending_removals = self._pending_removals, []
+            for body in pending:
+                if body.alive:
+                    self.remove_body(body)
 
     # --- running and recording -------------------------------------------------------
 

@@ -163,8 +163,8 @@ NARROW_PHASE = [
 def _stage_arguments():
     boxes = ShapeBoxes(np.array([[0.0, 0.0], [0.5, 0.5], [3.0, 0.0]]),
                        np.array([[1.0, 1.0], [1.5, 1.5], [4.0, 1.0]]))
-    filters = ShapeFilters(np.array([0, 1, 2]), np.array([1, 1, 1]),
-                           np.array([True, True, False]))
+    filters = ShapeFilters(np.array([0, 1, 2]), np.array([1, 1, 1]), np.array([1, 1, -1]),
+                           np.array([0, 0, -1]), np.array([True, True, False]))
     return boxes, filters
 
 
@@ -185,13 +185,31 @@ def _broad_phase_case(name: str, function, argument: str):
 
 
 STAGE_ARGUMENTS = ("boxes", "filters", "boxes.lower", "boxes.upper", "filters.body",
-                   "filters.layers", "filters.dynamic")
+                   "filters.category", "filters.mask", "filters.group", "filters.dynamic")
 
 BROAD_PHASE = [
     *(_broad_phase_case(f"BROAD_PHASES[{name!r}]", function, argument)
       for name, function in pb.BROAD_PHASES.items() for argument in STAGE_ARGUMENTS),
+    *(_broad_phase_case(f"STAGES[{name!r}]()", lambda boxes, filters, stage=stage:
+                        stage()(boxes, filters), argument)
+      for name, stage in pb.broadphase.STAGES.items() for argument in STAGE_ARGUMENTS),
     *(_broad_phase_case("stage_input", stage_input, argument)
       for argument in STAGE_ARGUMENTS),
+    Case("grid_pairs", "cell_size", lambda bad: pb.broadphase.grid_pairs(
+        *_stage_arguments(), cell_size=bad)),
+    Case("UniformGrid", "cell_size", lambda bad: pb.UniformGrid(bad)),
+    Case("DynamicTree", "margin", lambda bad: pb.DynamicTree(margin=bad)),
+    Case("DynamicTree", "prediction", lambda bad: pb.DynamicTree(prediction=bad)),
+    Case("DynamicTree.query", "lower", lambda bad: pb.DynamicTree().query(bad, (1.0, 1.0))),
+    Case("DynamicTree.query", "upper", lambda bad: pb.DynamicTree().query((0.0, 0.0), bad)),
+    Case("DynamicTree.segment_query", "origin",
+         lambda bad: pb.DynamicTree().segment_query(bad, (1.0, 1.0))),
+    Case("DynamicTree.segment_query", "translation",
+         lambda bad: pb.DynamicTree().segment_query((0.0, 0.0), bad)),
+    Case("Filter", "category", lambda bad: pb.Filter(category=bad)),
+    Case("Filter", "mask", lambda bad: pb.Filter(mask=bad)),
+    Case("Filter", "group", lambda bad: pb.Filter(group=bad)),
+    Case("Filter.layers", "layers", lambda bad: pb.Filter.layers(bad)),
     # Its message names the World argument the name or function was given as.
     Case("broad_phase", "name_or_function", broad_phase, named="broad_phase"),
     Case("canonical_pairs", "pairs", canonical_pairs),

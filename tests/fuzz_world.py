@@ -94,7 +94,38 @@ CASES = [
     Case("World.gravity", "gravity", lambda bad: setattr(_world(), "gravity", bad)),
     *(Case("World.add_body", name, _add_body(name)) for name in (
         "shape_or_shapes", "position", "angle", "velocity", "angular_velocity", "material",
-        "kind", "gravity_scale", "layers")),
+        "kind", "gravity_scale", "layers", "filter", "sensor")),
+    Case("World.add_body", "filter[1]", lambda bad: _world().add_body(
+        [pb.Circle(0.5), pb.Circle(0.2)], filter=[pb.Filter(), bad]), named="filter"),
+    Case("World.add_body", "sensor[0]", lambda bad: _world().add_body(
+        [pb.Circle(0.5), pb.Circle(0.2)], sensor=[bad, False]), named="sensor"),
+    # Chapter 12: queries, events and their settings.
+    Case("World.query_aabb", "lower", lambda bad: _world().query_aabb(bad, (1.0, 1.0))),
+    Case("World.query_aabb", "upper", lambda bad: _world().query_aabb((0.0, 0.0), bad)),
+    Case("World.query_aabb", "filter",
+         lambda bad: _world().query_aabb((0.0, 0.0), (1.0, 1.0), bad)),
+    Case("World.query_point", "point", lambda bad: _world().query_point(bad)),
+    Case("World.query_point", "filter", lambda bad: _world().query_point((0.0, 0.0), bad)),
+    *(Case(f"World.{method}", "origin",
+           lambda bad, method=method: getattr(_world(), method)(bad, (1.0, 0.0)))
+      for method in ("ray_cast", "ray_cast_all")),
+    *(Case(f"World.{method}", "translation",
+           lambda bad, method=method: getattr(_world(), method)((0.0, 3.0), bad))
+      for method in ("ray_cast", "ray_cast_all")),
+    Case("World.ray_cast", "filter",
+         lambda bad: _world().ray_cast((0.0, 3.0), (0.0, -5.0), bad)),
+    Case("World.hit_speed", "hit_speed", lambda bad: setattr(_world(), "hit_speed", bad)),
+    Case("World.on_contact", "category_a", lambda bad: _world().on_contact(bad, 1, print)),
+    Case("World.on_contact", "category_b", lambda bad: _world().on_contact(1, bad, print)),
+    # A class is callable: registering one is valid, what it does when called is not ours.
+    Case("World.on_contact", "begin",
+         lambda bad: None if isinstance(bad, type) else _world().on_contact(1, 1, bad)),
+    Case("World.on_contact", "end",
+         lambda bad: None if isinstance(bad, type) else _world().on_contact(1, 1, None, bad),
+         named="end"),
+    Case("World.remove_contact_handler", "handler",
+         lambda bad: _world().remove_contact_handler(bad)),
+    Case("Body.filter", "filter", lambda bad: setattr(_body(), "filter", bad)),
     Case("World.add_body", "shape_or_shapes[0]",
          lambda bad: _world().add_body([pb.Circle(0.5), bad]), named="shape_or_shapes"),
     Case("World.remove_body", "body", lambda bad: _world().remove_body(bad)),

@@ -17,8 +17,7 @@ DT = 1.0 / 60.0
 def add_numbered_body(table: BodyTable, value: float) -> int:
     """Add a body whose every float column holds ``value`` (its handle is its id)."""
     values = {name: value for name in BodyArrays._fields
-              if name not in ("kinds", "materials", "layers", "ids")}
-    values["layers"] = int(value)
+              if name not in ("kinds", "materials", "ids")}
     return table.add(values, (f"shapes {value}",), f"material {value}", lambda body_id: body_id)
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import physbook as pb
 from physbook.broadphase import BROAD_PHASES, broad_phase, naive
-from physbook.broadphase.filters import ShapeFilters
+from physbook.broadphase.filters import ShapeFilters, layer_filters
 from physbook.broadphase.naive import naive_pairs
 from physbook.broadphase.pairs import (
     ShapeBoxes,
@@ -17,19 +17,30 @@ from physbook.broadphase.pairs import (
     _sorted_pairs,
     canonical_pairs,
 )
-from physbook.broadphase.sweep import _sort_and_sweep, sweep_pairs
+from physbook.broadphase.sweep import sweep_pairs
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.kinds import DYNAMIC
 from physbook.world import World
 
 
-def brute_force(lower, upper, body, layers, dynamic):
+def may_collide(category_a, mask_a, group_a, category_b, mask_b, group_b) -> bool:
+    """Box2D's rule written out: an equal non-zero group decides by its sign, else each
+    category must be in the other's mask."""
+    if group_a == group_b and group_a != 0:
+        return group_a > 0
+    return bool(category_a & mask_b) and bool(category_b & mask_a)
+
+
+def brute_force(lower, upper, body, category, mask, group, dynamic):
     """The oracle: a plain double loop over all ordered pairs, then duplicates culled."""
     found = set()
     count = len(lower)
     for a in range(count):
         for b in range(count):
-            if a == b or body[a] == body[b] or not (layers[a] & layers[b]):
+            if a == b or body[a] == body[b]:
+                continue
+            if not may_collide(category[a], mask[a], group[a], category[b], mask[b],
+                               group[b]):
                 continue
             if not (dynamic[a] or dynamic[b]):
                 continue
@@ -43,24 +54,34 @@ boxes_strategy = st.integers(0, 40).flatmap(lambda n: st.tuples(
     st.lists(st.tuples(st.floats(0, 2), st.floats(0, 2)), min_size=n, max_size=n),
     st.lists(st.integers(0, 12), min_size=n, max_size=n),
     st.lists(st.integers(0, 7), min_size=n, max_size=n),
+    st.lists(st.integers(-1, 7), min_size=n, max_size=n),
+    st.lists(st.integers(-2, 2), min_size=n, max_size=n),
     st.lists(st.booleans(), min_size=n, max_size=n),
 ))
+
+
+def _filters(body, category, mask, group, dynamic) -> ShapeFilters:
+    return ShapeFilters(np.array(body, np.int64), np.array(category, np.int64),
+                        np.array(mask, np.int64), np.array(group, np.int64),
+                        np.array(dynamic, bool))
+
+
+def two_filters(body=(0, 1), layers=(1, 1), dynamic=(True, True)) -> ShapeFilters:
+    return layer_filters(np.array(body), np.array(layers), np.array(dynamic))
 
 
 @settings(max_examples=60)
 @given(boxes_strategy)
 def test_array_broad_phases_equal_the_double_loop(data):
-    corners, sizes, body, layers, dynamic = data
+    corners, sizes, *columns = data
     lower = np.array(corners, dtype=float).reshape(-1, 2)
     # Snap to a grid of 0.5 so that exactly touching boxes occur often.
     lower = np.round(lower * 2.0) / 2.0
     upper = lower + np.round(np.array(sizes, dtype=float).reshape(-1, 2) * 2.0) / 2.0
-    body = np.array(body, dtype=np.int64)
-    layers = np.array(layers, dtype=np.int64)
-    dynamic = np.array(dynamic, dtype=bool)
-    expected = brute_force(lower, upper, body, layers, dynamic)
-    for function in (naive_pairs, sweep_pairs):
-        pairs = function(ShapeBoxes(lower, upper), ShapeFilters(body, layers, dynamic))
+    filters = _filters(*columns)
+    expected = brute_force(lower, upper, *filters)
+    for function in BROAD_PHASES.values():
+        pairs = function(ShapeBoxes(lower, upper), filters)
         assert pairs.dtype == np.int64 and pairs.shape == (len(expected), 2)
         assert [tuple(row) for row in pairs.tolist()] == expected
 
@@ -77,7 +98,8 @@ def random_world(seed: int, count: int = 60) -> World:
         shapes = [shape, Circle(0.3, center=(0.5, 0.0))] if rng.random() < 0.2 else shape
         world.add_body(shapes, position=rng.uniform(-6, 6, 2), angle=rng.uniform(-3, 3),
                        kind=kinds[rng.choice(3, p=[0.7, 0.2, 0.1])],
-                       layers=int(rng.integers(0, 4)))
+                       filter=pb.Filter(int(rng.integers(0, 4)), int(rng.integers(-1, 4)),
+                                        int(rng.integers(-1, 2))))
     return world
 
 
@@ -85,6 +107,7 @@ def world_brute_force(world: World):
     """Double loop over shapes with each Shape's own aabb() and the world's filter rules."""
     table = world.shapes
     shape_body = table.arrays.body
+    filters = [table.filter(s) for s in range(table.count)]
     boxes = []
     for s in range(table.count):
         b = shape_body[s]
@@ -93,7 +116,9 @@ def world_brute_force(world: World):
     for a in range(table.count):
         for b in range(a + 1, table.count):
             body_a, body_b = shape_body[a], shape_body[b]
-            if body_a == body_b or not (world.layers[body_a] & world.layers[body_b]):
+            if body_a == body_b or not may_collide(
+                    filters[a].category, filters[a].mask, filters[a].group,
+                    filters[b].category, filters[b].mask, filters[b].group):
                 continue
             if world.kinds[body_a] != DYNAMIC and world.kinds[body_b] != DYNAMIC:
                 continue
@@ -136,7 +161,7 @@ def test_filter_rules_on_a_small_world():
                                           (compound, "compound")]}
     shape_body = world.shapes.arrays.body
     boxes, filters = world.broad_phase_input()
-    for function in (naive_pairs, sweep_pairs):
+    for function in BROAD_PHASES.values():
         named = {tuple(sorted((rows[shape_body[a]], rows[shape_body[b]])))
                  for a, b in function(boxes, filters)}
         assert named == {("box", "ground"), ("box", "wall"), ("box", "lift"),
@@ -152,10 +177,14 @@ def test_empty_world_has_no_pairs():
 
 
 def test_broad_phase_lookup():
-    # Names give the library's methods without their input check: a world's own input
-    # needs none, and their pairs are trusted to be canonical.
-    assert broad_phase("sweep") == (_sort_and_sweep, True)
-    assert broad_phase("naive") == (naive.compare_every_pair, True)
+    # Names give a new stage of the library's, whose pairs are trusted to be canonical.
+    for name, stage_class in pb.broadphase.STAGES.items():
+        stage, trusted = broad_phase(name)
+        assert type(stage) is stage_class and trusted
+        assert broad_phase(name)[0] is not stage  # each world gets its own
+    assert pb.broadphase.DEFAULT_BROAD_PHASE == "tree"
+    assert isinstance(pb.World().broad_phase, pb.DynamicTree)
+    assert naive.NaiveBroadPhase().pairs is not None
     # A user's callable is used as it is, and its pairs are not trusted.
     assert broad_phase(naive_pairs) == (naive_pairs, False)
     with pytest.raises(ValueError, match="broad_phase"):
@@ -164,36 +193,36 @@ def test_broad_phase_lookup():
         broad_phase(3)
 
 
-@pytest.mark.parametrize("name", ["naive", "sweep"])
+@pytest.mark.parametrize("name", list(BROAD_PHASES))
 @pytest.mark.parametrize("corner", ["lower", "upper"])
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 def test_a_non_finite_box_is_rejected_naming_it(name, corner, bad):
     lower, upper = np.zeros((2, 2)), np.ones((2, 2))
     {"lower": lower, "upper": upper}[corner][1, 0] = bad
-    filters = ShapeFilters(np.array([0, 1]), np.array([1, 1]), np.array([True, True]))
+    filters = two_filters()
     with pytest.raises(ValueError, match=f"boxes.{corner} must be finite"):
         BROAD_PHASES[name](ShapeBoxes(lower, upper), filters)
 
 
-@pytest.mark.parametrize("name", ["naive", "sweep"])
+@pytest.mark.parametrize("name", list(BROAD_PHASES))
 def test_an_inverted_box_is_rejected_naming_it(name):
     # lower > upper would make the sweep, which stops at the first box starting past the
     # end of another, disagree with the double loop.
     lower, upper = np.array([[0.0, 0.0], [2.0, 0.0]]), np.array([[1.0, 1.0], [1.5, 1.0]])
-    filters = ShapeFilters(np.array([0, 1]), np.array([1, 1]), np.array([True, True]))
+    filters = two_filters()
     with pytest.raises(ValueError, match="boxes.lower must not exceed boxes.upper.*box 1"):
         BROAD_PHASES[name](ShapeBoxes(lower, upper), filters)
 
 
 @pytest.mark.parametrize("boxes, filters, error, message", [
-    ((np.zeros((2, 2)), np.ones((2, 2))), ShapeFilters([0, 1], [1, 1], [True, True]),
+    ((np.zeros((2, 2)), np.ones((2, 2))), two_filters(),
      TypeError, "boxes must be a ShapeBoxes"),
     (ShapeBoxes(np.zeros((2, 2)), np.ones((2, 2))), ([0, 1], [1, 1], [True, True]),
      TypeError, "filters must be a ShapeFilters"),
-    (ShapeBoxes(np.zeros((2, 2)), np.ones((3, 2))), ShapeFilters([0, 1], [1, 1], [True, True]),
+    (ShapeBoxes(np.zeros((2, 2)), np.ones((3, 2))), two_filters(),
      ValueError, "boxes.lower and boxes.upper"),
-    (ShapeBoxes(np.zeros((2, 2)), np.ones((2, 2))), ShapeFilters([0, 1], [1], [True, True]),
-     ValueError, "filters.layers must have one entry per box"),
+    (ShapeBoxes(np.zeros((2, 2)), np.ones((2, 2))),
+     ShapeFilters([0, 1], [1], [1, 1], [0, 0], [True, True]), ValueError, "filters.category must have one entry per box"),
 ])
 def test_broad_phases_reject_malformed_input_naming_it(boxes, filters, error, message):
     for function in BROAD_PHASES.values():
@@ -258,11 +287,10 @@ def test_a_column_and_a_row_give_the_same_pairs_as_the_double_loop():
 def test_the_sweep_gives_the_same_pairs_along_either_axis(data):
     # The same boxes with x and y exchanged: the sweep picks the other axis, the pairs are
     # those of the double loop both times.
-    corners, sizes, body, layers, dynamic = data
+    corners, sizes, *columns = data
     lower = np.array(corners, dtype=float).reshape(-1, 2)
     upper = lower + np.array(sizes, dtype=float).reshape(-1, 2)
-    filters = ShapeFilters(np.array(body, np.int64), np.array(layers, np.int64),
-                           np.array(dynamic, bool))
+    filters = _filters(*columns)
     straight = sweep_pairs(ShapeBoxes(lower, upper), filters)
     turned = sweep_pairs(ShapeBoxes(lower[:, ::-1], upper[:, ::-1]), filters)
     np.testing.assert_array_equal(straight, turned)
@@ -270,15 +298,18 @@ def test_the_sweep_gives_the_same_pairs_along_either_axis(data):
 
 
 @pytest.mark.parametrize("filters, error, message", [
-    (ShapeFilters([0], [1, 1], [True, True]), ValueError,
+    (ShapeFilters([0], [1, 1], [1, 1], [0, 0], [True, True]), ValueError,
      r"filters.body must have one entry per box \(2\)"),
-    (ShapeFilters([0.5, 1.0], [1, 1], [True, True]), TypeError,
+    (ShapeFilters([0.5, 1.0], [1, 1], [1, 1], [0, 0], [True, True]), TypeError,
      "filters.body must hold integers"),
-    (ShapeFilters([0, 1], [1, 1], [1, 0]), TypeError, "filters.dynamic must hold True/False"),
-    (ShapeFilters([0, 1], [[1, 2], [3]], [True, True]), ValueError,
-     "filters.layers must be a 1-D array"),
-    (ShapeFilters([0, 1], np.array([2**64 - 1, 1], np.uint64), [True, True]), ValueError,
-     "filters.layers must fit in a signed 64-bit integer"),
+    (ShapeFilters([0, 1], [1, 1], [1, 1], [0, 0], [1, 0]), TypeError,
+     "filters.dynamic must hold True/False"),
+    (ShapeFilters([0, 1], [[1, 2], [3]], [1, 1], [0, 0], [True, True]), ValueError,
+     "filters.category must be a 1-D array"),
+    (ShapeFilters([0, 1], [1, 1], np.array([2**64 - 1, 1], np.uint64), [0, 0], [True, True]),
+     ValueError, "filters.mask must fit in a signed 64-bit integer"),
+    (ShapeFilters([0, 1], [1, 1], [1, 1], [0.5, 0], [True, True]), TypeError,
+     "filters.group must hold integers"),
 ])
 def test_short_or_mistyped_filters_are_rejected_before_any_read(filters, error, message):
     boxes = ShapeBoxes(np.zeros((2, 2)), np.ones((2, 2)))
@@ -288,7 +319,7 @@ def test_short_or_mistyped_filters_are_rejected_before_any_read(filters, error, 
 
 
 def test_boxes_of_the_wrong_shape_are_rejected_naming_them():
-    filters = ShapeFilters([0, 1], [1, 1], [True, True])
+    filters = two_filters()
     with pytest.raises(ValueError, match=r"boxes.lower must have shape \(S, 2\)"):
         sweep_pairs(ShapeBoxes(np.zeros(4), np.ones((2, 2))), filters)
     with pytest.raises(TypeError, match="boxes.upper must be numeric"):

@@ -105,10 +105,16 @@ DRAWN = st.one_of(
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-@settings(max_examples=8)
-@given(bad=DRAWN)
-def test_drawn_values_give_a_clear_error_or_a_clean_result(case, bad):
-    check(case, bad)
+def test_drawn_values_give_a_clear_error_or_a_clean_result(case):
+    # A property test made afresh for each case: one @given test parametrized over every
+    # case makes hypothesis chain its settings one link per case, and past about 950
+    # cases reading them exceeds Python's recursion limit.
+    @settings(max_examples=8)
+    @given(bad=DRAWN)
+    def drawn(bad):
+        check(case, bad)
+
+    drawn()
 
 
 def test_the_test_command_runs_hypothesis_derandomized():

@@ -28,6 +28,8 @@ LAYER_OF_PREFIX = {
     "physbook.dynamics": "dynamics",
     "physbook.world": "world",
     "physbook.recording": "world",
+    "physbook.queries": "world",
+    "physbook.events": "world",
     "physbook.scenes": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",

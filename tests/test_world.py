@@ -114,7 +114,7 @@ def random_body_arrays(rng: np.random.Generator, n: int) -> BodyArrays:
     columns["local_centers"][rng.random(n) < 0.5] = 0.0  # the kernels' shortcut
     for name in ("masses", "inertias", "inverse_masses", "inverse_inertias", "gravity_scales"):
         columns[name] = rng.uniform(0, 2, n)
-    for name in ("kinds", "materials", "layers", "ids"):
+    for name in ("kinds", "materials", "ids"):
         columns[name] = rng.integers(0, 3, n).astype(np.int64)
     return BodyArrays(**columns)
 
@@ -332,7 +332,8 @@ def test_dynamic_body_kind_and_defaults():
     assert world.restitutions[0] == pb.DEFAULT_MATERIAL.restitution
     assert world.frictions[0] == pb.DEFAULT_MATERIAL.friction
     body.layers = 0b110
-    assert world.layers[0] == 6
+    assert world.shapes.filters.category[0] == world.shapes.filters.mask[0] == 6
+    assert body.filter == pb.Filter(6, 6, 0) and body.layers == 6
 
 
 def test_materials_set_mass_and_contact_coefficients():

@@ -23,7 +23,7 @@ def compare_every_pair(boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
     """The method itself, on input :func:`~physbook.broadphase.pairs.stage_input` has
     checked (see :func:`naive_pairs`), as the world calls it: it checks nothing."""
     lower, upper = boxes
-    body, layers, dynamic = filters
+    body, category, mask, group, dynamic = filters
     count = len(lower)
     firsts, seconds = [], []
     columns = np.arange(count)
@@ -40,8 +40,11 @@ def compare_every_pair(boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
         keep &= columns[None, :] > rows[:, None]  # duplicate culling: only a < b
         # The filter rule of physbook.broadphase.filters, on whole blocks at once.
         keep &= body[rows, None] != body[None, :]
-        keep &= (layers[rows, None] & layers[None, :]) != 0
         keep &= dynamic[rows, None] | dynamic[None, :]
+        shared = (group[rows, None] == group[None, :]) & (group[rows, None] != 0)
+        categories = (((category[rows, None] & mask[None, :]) != 0)
+                      & ((category[None, :] & mask[rows, None]) != 0))
+        keep &= np.where(shared, group[rows, None] > 0, categories)
         first, second = np.nonzero(keep)
         firsts.append(rows[first])
         seconds.append(second)
@@ -51,3 +54,14 @@ def compare_every_pair(boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
         pairs[:, 0] = np.concatenate(firsts)
         pairs[:, 1] = np.concatenate(seconds)
     return pairs
+
+
+class NaiveBroadPhase:
+    """The N² method as a stage: ``(boxes, filters) -> pairs``; it keeps nothing."""
+
+    def __call__(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
+        return naive_pairs(boxes, filters)
+
+    def pairs(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
+        """The method on checked input, as the world calls it."""
+        return compare_every_pair(boxes, filters)

@@ -78,7 +78,8 @@ def stage_input(boxes, filters) -> tuple[ShapeBoxes, ShapeFilters]:
                          f"{inverted[0]}")
     count = len(lower)
     columns = [_column(getattr(filters, name), f"filters.{name}", dtype, count)
-               for name, dtype in (("body", np.int64), ("layers", np.int64),
+               for name, dtype in (("body", np.int64), ("category", np.int64),
+                                   ("mask", np.int64), ("group", np.int64),
                                    ("dynamic", np.bool_))]
     return ShapeBoxes(lower, upper), ShapeFilters(*columns)
 
@@ -122,6 +123,18 @@ def canonical_pairs(pairs, name: str = "pairs") -> np.ndarray:
     ordered = np.sort(pairs, axis=1)
     ordered = ordered[ordered[:, 0] != ordered[:, 1]]
     return np.unique(ordered, axis=0)
+
+
+@njit
+def _grown_pairs(first, second, found):
+    """Pair buffers of twice the capacity holding the first ``found`` pairs: called by a
+    method's kernel when its buffers are full (amortised O(1) per pair)."""
+    capacity = 2 * first.shape[0] + 16
+    grown_first = np.empty(capacity, np.int64)
+    grown_second = np.empty(capacity, np.int64)
+    grown_first[:found] = first[:found]
+    grown_second[:found] = second[:found]
+    return grown_first, grown_second
 
 
 @njit

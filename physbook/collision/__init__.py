@@ -6,11 +6,12 @@
 - :mod:`~physbook.collision.sat`: the separating axis theorem and clipping (chapter 7);
 - :mod:`~physbook.collision.manifold`: the narrow phase, one compiled kernel for every pair
   of shapes (chapters 6–7);
-- :mod:`~physbook.collision.gjk`: support functions, GJK distance and EPA depth (chapter 8).
+- :mod:`~physbook.collision.gjk`: support functions, GJK distance and EPA depth (chapter 8);
+- :mod:`~physbook.collision.shape_queries`: point, ray and box against one shape (chapter 12).
 
 Imports layers 0–2 only.
 """
 
-from physbook.collision import aabb_contacts, features, gjk, manifold, sat
+from physbook.collision import aabb_contacts, features, gjk, manifold, sat, shape_queries
 
-__all__ = ["aabb_contacts", "features", "gjk", "manifold", "sat"]
+__all__ = ["aabb_contacts", "features", "gjk", "manifold", "sat", "shape_queries"]

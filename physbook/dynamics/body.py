@@ -13,6 +13,7 @@ import numpy as np
 
 from physbook import _check
 from physbook.dynamics.body_table import BodyTable
+from physbook.geometry.shape_filter import Filter
 from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
 from physbook.vecmath.kernels import rotate
 from physbook.vecmath.vec import Transform
@@ -245,17 +246,51 @@ class Body:
         bodies, row = self._row()
         bodies.gravity_scales[row] = value
 
+    def _shape_rows(self) -> np.ndarray:
+        """Rows of this body's shapes in the world's shape table."""
+        _, row = self._row()
+        return np.flatnonzero(self._world.shapes.arrays.body == row)
+
+    @property
+    def filters(self) -> tuple[Filter, ...]:
+        """The collision filter of each of the body's shapes, in order."""
+        shapes = self._world.shapes
+        return tuple(shapes.filter(row) for row in self._shape_rows().tolist())
+
+    @property
+    def filter(self) -> Filter:
+        """The collision filter of the body's shapes (they must share one to read it;
+        setting it gives it to every shape)."""
+        filters = set(self.filters)
+        if len(filters) != 1:
+            raise ValueError("this body's shapes have different filters; read body.filters")
+        return filters.pop()
+
+    @filter.setter
+    def filter(self, value) -> None:
+        _check.instance(value, "filter", Filter, "a Filter")
+        for row in self._shape_rows().tolist():
+            self._world.shapes.set_filter(row, value)
+
+    @property
+    def sensors(self) -> tuple[bool, ...]:
+        """Whether each of the body's shapes is a sensor."""
+        return tuple(self._world.shapes.filters.sensor[self._shape_rows()].tolist())
+
     @property
     def layers(self) -> int:
-        """Collision bitmask: two bodies may collide only if ``layers_a & layers_b != 0``."""
-        bodies, row = self._row()
-        return int(bodies.layers[row])
+        """Collision bitmask, shorthand for the filter ``Filter(layers, layers)`` on every
+        shape: two bodies on layers that share a bit collide. Reading it raises
+        ``ValueError`` if the shapes' filters are not of that form."""
+        shape_filter = self.filter
+        if shape_filter.category != shape_filter.mask or shape_filter.group != 0:
+            raise ValueError(f"this body's filter {shape_filter} is not a layer bitmask "
+                             "(category = mask, no group); read body.filter")
+        return shape_filter.category
 
     @layers.setter
     def layers(self, value) -> None:
-        value = _check.bitmask(value, "layers")
-        bodies, row = self._row()
-        bodies.layers[row] = value
+        self.filter = Filter.layers(value)
 
     @property
     def force(self) -> np.ndarray:

@@ -38,7 +38,6 @@ class BodyArrays(NamedTuple):
     materials: np.ndarray  #: (N,) int64 rows of the world's material table
     restitutions: np.ndarray  #: (N,) restitution of each body's material
     frictions: np.ndarray  #: (N,) friction coefficient of each body's material
-    layers: np.ndarray  #: (N,) int64 collision bitmasks
     ids: np.ndarray  #: (N,) int64 stable body ids
     sizes: np.ndarray  #: (N,) the body's thinnest shape, 2·area/perimeter (m)
     awake: np.ndarray  #: (N,) bool: moves this step (false when asleep, and for static bodies)
@@ -64,7 +63,6 @@ _LAYOUT = {
     "materials": ((), np.int64),
     "restitutions": ((), np.float64),
     "frictions": ((), np.float64),
-    "layers": ((), np.int64),
     "ids": ((), np.int64),
     "sizes": ((), np.float64),
     "awake": ((), np.bool_),

@@ -75,6 +75,10 @@ class MotionSnapshot:
             buffer[:count] = getattr(bodies, name)
         self._count = count
 
+    def column(self, name: str) -> np.ndarray:
+        """The saved column ``name`` (a view of the rows saved last)."""
+        return self._saved[name][: self._count]
+
     def restore(self, bodies) -> None:
         """Write the saved columns back into ``bodies`` (the same rows as when saved)."""
         for name in self._COLUMNS:

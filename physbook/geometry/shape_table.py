@@ -21,6 +21,7 @@ import numpy as np
 from physbook import _check
 from physbook._buffers import grown
 from physbook._jit import njit
+from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Circle, Polygon, Shape
 from physbook.kinds import CIRCLE, POLYGON
 from physbook.vecmath.kernels import rotate
@@ -44,9 +45,20 @@ class ShapeArrays(NamedTuple):
     normals: np.ndarray
 
 
-#: Bytes a row of capacity allocates: six 8-byte columns and room for four vertices and
-#: four normals of two floats each.
-_BYTES_PER_ROW = 6 * 8 + 2 * 4 * 2 * 8
+class ShapeFilterArrays(NamedTuple):
+    """Each shape's collision filter (:class:`~physbook.geometry.shape_filter.Filter`) and
+    role, rows in use (read-only views): ``category``, ``mask``, ``group`` (S,) int64;
+    ``sensor`` (S,) bool, true for a shape that reports overlaps and never collides."""
+
+    category: np.ndarray
+    mask: np.ndarray
+    group: np.ndarray
+    sensor: np.ndarray
+
+
+#: Bytes a row of capacity allocates: nine 8-byte columns, a flag, and room for four
+#: vertices and four normals of two floats each.
+_BYTES_PER_ROW = 9 * 8 + 1 + 2 * 4 * 2 * 8
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -71,8 +83,10 @@ class ShapeTable:
         self._next_id = 0
         self._shapes: list[Shape] = []
         try:
-            self._ids, self._kind, self._body, self._vertex_start, self._vertex_count = (
-                np.zeros(capacity, np.int64) for _ in range(5))
+            (self._ids, self._kind, self._body, self._vertex_start, self._vertex_count,
+             self._category, self._mask, self._group) = (
+                np.zeros(capacity, np.int64) for _ in range(8))
+            self._sensor = np.zeros(capacity, np.bool_)
             self._radius = np.zeros(capacity)
             self._vertices = np.zeros((4 * capacity, 2))
             self._normals = np.zeros((4 * capacity, 2))
@@ -80,6 +94,7 @@ class ShapeTable:
             raise ValueError(f"capacity {capacity} needs {_BYTES_PER_ROW * capacity / 2**30:.3g} "
                              "GiB, more memory than is available") from None
         self._arrays: ShapeArrays | None = None
+        self._filters: ShapeFilterArrays | None = None
 
     @property
     def count(self) -> int:
@@ -105,18 +120,48 @@ class ShapeTable:
                 self._normals[:v])))
         return self._arrays
 
-    def shape(self, row: int) -> Shape:
-        """The shape object stored at ``row``."""
+    @property
+    def filters(self) -> ShapeFilterArrays:
+        """Each shape's filter and sensor flag, rows in use (read-only views)."""
+        if self._filters is None:
+            n = self._count
+            self._filters = ShapeFilterArrays(*(_read_only(column[:n]) for column in (
+                self._category, self._mask, self._group, self._sensor)))
+        return self._filters
+
+    def filter(self, row: int) -> Filter:
+        """The :class:`~physbook.geometry.shape_filter.Filter` of the shape at ``row``."""
+        row = self._row(row)
+        return Filter(int(self._category[row]), int(self._mask[row]), int(self._group[row]))
+
+    def set_filter(self, row: int, shape_filter: Filter) -> None:
+        """Give the shape at ``row`` the filter ``shape_filter``."""
+        row = self._row(row)
+        _check.instance(shape_filter, "filter", Filter, "a Filter")
+        self._category[row] = shape_filter.category
+        self._mask[row] = shape_filter.mask
+        self._group[row] = shape_filter.group
+
+    def _row(self, row: int) -> int:
         row = _check.integer(row, "row", 0)
         if row >= self._count:
             raise IndexError(f"row must be below the shape count {self._count}, got {row}")
-        return self._shapes[row]
+        return row
 
-    def append(self, shape: Shape, body: int) -> int:
+    def shape(self, row: int) -> Shape:
+        """The shape object stored at ``row``."""
+        return self._shapes[self._row(row)]
+
+    def append(self, shape: Shape, body: int, shape_filter: Filter | None = None,
+               sensor: bool = False) -> int:
         """Add ``shape`` owned by body row ``body``; return the new shape's row.
 
-        The shape gets the next id (one more than any before it).
+        The shape gets the next id (one more than any before it), the filter
+        ``shape_filter`` (``Filter()`` by default), and is a sensor if ``sensor``.
         """
+        shape_filter = Filter() if shape_filter is None else _check.instance(
+            shape_filter, "filter", Filter, "a Filter")
+        sensor = _check.flag(sensor, "sensor")
         if isinstance(shape, Circle):
             kind, radius = CIRCLE, shape.radius
             vertices, normals = shape.center[None, :], np.zeros((1, 2))
@@ -127,20 +172,25 @@ class ShapeTable:
             raise TypeError(f"shape must be a Circle or a Polygon, got {type(shape).__name__}")
         body = _check.non_negative_int(body, "body")
         row, start, end = self._count, self._vertex_total, self._vertex_total + len(vertices)
-        for name in ("_ids", "_kind", "_body", "_radius", "_vertex_start", "_vertex_count"):
+        for name in ("_ids", "_kind", "_body", "_radius", "_vertex_start", "_vertex_count",
+                     "_category", "_mask", "_group", "_sensor"):
             setattr(self, name, grown(getattr(self, name), row + 1))
         self._vertices = grown(self._vertices, end)
         self._normals = grown(self._normals, end)
         self._ids[row], self._kind[row], self._body[row] = self._next_id, kind, body
         self._radius[row] = radius
         self._vertex_start[row], self._vertex_count[row] = start, end - start
+        self._category[row] = shape_filter.category
+        self._mask[row] = shape_filter.mask
+        self._group[row] = shape_filter.group
+        self._sensor[row] = sensor
         self._vertices[start:end] = vertices
         self._normals[start:end] = normals
         self._shapes.append(shape)
         self._next_id += 1
         self._count += 1
         self._vertex_total = end
-        self._arrays = None
+        self._arrays = self._filters = None
         return row
 
     def remove_body(self, body: int) -> None:
@@ -160,14 +210,15 @@ class ShapeTable:
         self._vertices[:total] = self._vertices[sources]
         self._normals[:total] = self._normals[sources]
         kept = len(rows)
-        for name in ("_ids", "_kind", "_body", "_radius", "_vertex_count"):
+        for name in ("_ids", "_kind", "_body", "_radius", "_vertex_count", "_category",
+                     "_mask", "_group", "_sensor"):
             column = getattr(self, name)
             column[:kept] = column[rows]
         self._vertex_start[:kept] = new_starts
         self._body[:kept] -= self._body[:kept] > body
         self._shapes = [self._shapes[row] for row in rows.tolist()]
         self._count, self._vertex_total = kept, total
-        self._arrays = None
+        self._arrays = self._filters = None
 
     def aabbs(self, origins, angles) -> tuple[np.ndarray, np.ndarray]:
         """World AABBs of every shape (m), for bodies at ``origins`` (N, 2) and ``angles`` (N,).

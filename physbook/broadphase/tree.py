@@ -1,0 +1,669 @@
+"""A dynamic AABB tree: boxes in a balanced binary tree of boxes, kept between steps
+(chapter 12); the world's default broad phase, and what its queries walk.
+
+Each leaf holds a *fat* box: the shape's box grown by a margin and stretched along its
+recent motion. A leaf moves in the tree only when its shape's box leaves the fat box, so
+most steps move few leaves. Every internal node's box encloses its two children's.
+
+*Insertion* walks down from the root choosing, at each node, the cheaper of making the new
+leaf a sibling of the node or descending into one child, by the surface-area heuristic: in
+2D the cost of a node is its perimeter, since a ray or box query visits a node with a
+probability that grows with it. Walking back up, each node's box and height are refitted and
+a node whose children's heights differ by more than one is *rotated*: the taller child takes
+its place and the node takes the shorter grandchild, as in an AVL tree, so the height stays
+O(log N).
+
+*Pairs* are kept from step to step as the set of rows whose fat boxes overlap. Only a moved
+leaf can gain or lose partners: its old pairs are dropped and the tree is queried with its
+fat box for the new ones. The answer is then the candidates whose actual boxes overlap and
+whose filters pass: exactly the pairs of every other method.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook import _check
+from physbook._buffers import grown
+from physbook._jit import njit
+from physbook.broadphase.filters import ShapeFilters, _may_collide
+from physbook.broadphase.pairs import ShapeBoxes, stage_input
+from physbook.constants import TREE_MARGIN, TREE_PREDICTION, TREE_SHRINK_MARGINS
+
+_NULL = -1
+
+
+class TreeNodes(NamedTuple):
+    """The nodes of a tree, by node index: ``lower``, ``upper`` (C, 2) box corners (m);
+    ``parent``, ``child1``, ``child2`` (C,) node indices (−1 for none); ``height`` (C,) 0 for
+    a leaf, −1 for a free node; ``row`` (C,) the box row a leaf holds (−1 if internal);
+    ``free_next`` (C,) the next free node."""
+
+    lower: np.ndarray
+    upper: np.ndarray
+    parent: np.ndarray
+    child1: np.ndarray
+    child2: np.ndarray
+    height: np.ndarray
+    row: np.ndarray
+    free_next: np.ndarray
+
+
+# State of a tree, one int64 array: the root node and the head of the free list.
+_ROOT, _FREE = 0, 1
+
+
+def _empty_nodes(capacity: int) -> TreeNodes:
+    nodes = TreeNodes(np.zeros((capacity, 2)), np.zeros((capacity, 2)),
+                      *(np.full(capacity, _NULL, np.int64) for _ in range(6)))
+    nodes.free_next[:-1] = np.arange(1, capacity)
+    return nodes
+
+
+# The helpers below take the node columns one by one, not as a TreeNodes: reading a field
+# of a tuple of arrays costs a reference count increment and decrement each time, which in
+# these short, often-called functions would cost more than the work.
+
+@njit
+def _perimeter(low_x, low_y, high_x, high_y):
+    return 2.0 * ((high_x - low_x) + (high_y - low_y))
+
+
+@njit
+def _union_perimeter(lower, upper, a, low_x, low_y, high_x, high_y):
+    """Perimeter of the box enclosing node ``a`` and the box given by its corners."""
+    return _perimeter(min(lower[a, 0], low_x), min(lower[a, 1], low_y),
+                      max(upper[a, 0], high_x), max(upper[a, 1], high_y))
+
+
+@njit
+def _refit(lower, upper, child1, child2, height, index):
+    """Node ``index``'s box and height from its two children."""
+    a = child1[index]
+    b = child2[index]
+    lower[index, 0] = min(lower[a, 0], lower[b, 0])
+    lower[index, 1] = min(lower[a, 1], lower[b, 1])
+    upper[index, 0] = max(upper[a, 0], upper[b, 0])
+    upper[index, 1] = max(upper[a, 1], upper[b, 1])
+    height[index] = 1 + max(height[a], height[b])
+
+
+@njit
+def _allocate(parent, child1, child2, height, row, free_next, state):
+    node = state[_FREE]
+    state[_FREE] = free_next[node]
+    parent[node] = _NULL
+    child1[node] = _NULL
+    child2[node] = _NULL
+    height[node] = 0
+    row[node] = _NULL
+    return node
+
+
+@njit
+def _free(height, row, free_next, state, node):
+    height[node] = _NULL
+    row[node] = _NULL
+    free_next[node] = state[_FREE]
+    state[_FREE] = node
+
+
+@njit
+def _replace_child(parent, child1, child2, state, above, old, new):
+    """Make ``new`` take ``old``'s place under ``above`` (or as the root)."""
+    parent[new] = above
+    if above == _NULL:
+        state[_ROOT] = new
+    elif child1[above] == old:
+        child1[above] = new
+    else:
+        child2[above] = new
+
+
+@njit
+def _rotate(lower, upper, parent, child1, child2, height, state, a):
+    """Rebalance node ``a`` if its children's heights differ by more than one; return the
+    node now in its place.
+
+    The taller child T moves up into ``a``'s place; ``a`` keeps its shorter child and takes
+    T's shorter child, and T keeps its taller child beside ``a``. Heights then differ by at
+    most one again, and the boxes of ``a`` and T are refitted.
+    """
+    if child1[a] == _NULL:
+        return a
+    b = child1[a]
+    c = child2[a]
+    if abs(height[c] - height[b]) <= 1:
+        return a
+    taller, shorter = (c, b) if height[c] > height[b] else (b, c)
+    f = child1[taller]
+    g = child2[taller]
+    keep, give = (f, g) if height[f] >= height[g] else (g, f)
+    _replace_child(parent, child1, child2, state, parent[a], a, taller)
+    # a's children become (shorter, give); taller's become (a, keep).
+    child1[a] = shorter
+    child2[a] = give
+    parent[shorter] = a
+    parent[give] = a
+    child1[taller] = a
+    child2[taller] = keep
+    parent[a] = taller
+    parent[keep] = taller
+    _refit(lower, upper, child1, child2, height, a)
+    _refit(lower, upper, child1, child2, height, taller)
+    return taller
+
+
+@njit
+def _rebalance(lower, upper, parent, child1, child2, height, state, a):
+    """Rotate at ``a`` until the subtree there is balanced; return its new top.
+
+    One rotation mends a height difference of two. A larger one (a leaf joined to a tall
+    sibling) leaves the demoted node ``a`` unbalanced by one less, so it is rotated again,
+    one level lower each time, and the nodes above it are refitted on the way back.
+    """
+    top = _rotate(lower, upper, parent, child1, child2, height, state, a)
+    if top == a:
+        return a
+    node = a
+    while True:
+        lifted = _rotate(lower, upper, parent, child1, child2, height, state, node)
+        if lifted == node:
+            break
+    index = parent[node]
+    while index != parent[top]:
+        _refit(lower, upper, child1, child2, height, index)
+        index = parent[index]
+    return top
+
+
+@njit
+def _fix_upwards(lower, upper, parent, child1, child2, height, state, index):
+    """Rebalance and refit every node from ``index`` up to the root."""
+    while index != _NULL:
+        index = _rebalance(lower, upper, parent, child1, child2, height, state, index)
+        _refit(lower, upper, child1, child2, height, index)
+        index = parent[index]
+
+
+@njit
+def _insert_leaf(lower, upper, parent, child1, child2, height, row, free_next, state, leaf):
+    """Put ``leaf`` (its box set) into the tree beside the sibling of least cost."""
+    if state[_ROOT] == _NULL:
+        state[_ROOT] = leaf
+        parent[leaf] = _NULL
+        return
+    low_x = lower[leaf, 0]
+    low_y = lower[leaf, 1]
+    high_x = upper[leaf, 0]
+    high_y = upper[leaf, 1]
+    index = state[_ROOT]
+    while height[index] > 0:
+        area = _perimeter(lower[index, 0], lower[index, 1], upper[index, 0], upper[index, 1])
+        combined = _union_perimeter(lower, upper, index, low_x, low_y, high_x, high_y)
+        # Making the leaf this node's sibling creates a parent of the combined perimeter;
+        # descending instead grows this node by (combined − area), a cost every node
+        # below inherits, plus the growth of the child it descends into.
+        here = 2.0 * combined
+        inherited = 2.0 * (combined - area)
+        first = child1[index]
+        second = child2[index]
+        cost_first = _union_perimeter(lower, upper, first, low_x, low_y, high_x, high_y)
+        if height[first] > 0:
+            cost_first -= _perimeter(lower[first, 0], lower[first, 1], upper[first, 0],
+                                     upper[first, 1])
+        cost_second = _union_perimeter(lower, upper, second, low_x, low_y, high_x, high_y)
+        if height[second] > 0:
+            cost_second -= _perimeter(lower[second, 0], lower[second, 1], upper[second, 0],
+                                      upper[second, 1])
+        cost_first += inherited
+        cost_second += inherited
+        if here < cost_first and here < cost_second:
+            break
+        index = first if cost_first < cost_second else second
+    sibling = index
+    join = _allocate(parent, child1, child2, height, row, free_next, state)
+    _replace_child(parent, child1, child2, state, parent[sibling], sibling, join)
+    child1[join] = sibling
+    child2[join] = leaf
+    parent[sibling] = join
+    parent[leaf] = join
+    _fix_upwards(lower, upper, parent, child1, child2, height, state, join)
+
+
+@njit
+def _remove_leaf(lower, upper, parent, child1, child2, height, row, free_next, state, leaf):
+    """Take ``leaf`` out of the tree (the node stays allocated): its sibling takes its
+    parent's place."""
+    if leaf == state[_ROOT]:
+        state[_ROOT] = _NULL
+        return
+    join = parent[leaf]
+    sibling = child2[join] if child1[join] == leaf else child1[join]
+    grandparent = parent[join]
+    _replace_child(parent, child1, child2, state, grandparent, join, sibling)
+    _free(height, row, free_next, state, join)
+    parent[leaf] = _NULL
+    _fix_upwards(lower, upper, parent, child1, child2, height, state, grandparent)
+
+
+@njit
+def _fatten(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction):
+    """Leaf box = the row's box grown by ``margin`` and stretched by ``prediction`` times
+    its displacement (dx, dy) in the direction of motion."""
+    fat_lower[leaf, 0] = lower[row, 0] - margin + min(0.0, prediction * dx)
+    fat_lower[leaf, 1] = lower[row, 1] - margin + min(0.0, prediction * dy)
+    fat_upper[leaf, 0] = upper[row, 0] + margin + max(0.0, prediction * dx)
+    fat_upper[leaf, 1] = upper[row, 1] + margin + max(0.0, prediction * dy)
+
+
+@njit
+def _fits(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction, shrink):
+    """Whether the leaf's fat box still serves the row's box: it contains the box, and is
+    not far larger than a fat box made now would be (a fast body that stopped would
+    otherwise keep a huge box, and with it many candidate pairs)."""
+    fat_low_x = fat_lower[leaf, 0]
+    fat_low_y = fat_lower[leaf, 1]
+    fat_high_x = fat_upper[leaf, 0]
+    fat_high_y = fat_upper[leaf, 1]
+    low_x = lower[row, 0]
+    low_y = lower[row, 1]
+    high_x = upper[row, 0]
+    high_y = upper[row, 1]
+    if fat_low_x > low_x or fat_low_y > low_y or high_x > fat_high_x or high_y > fat_high_y:
+        return False
+    reach = margin + shrink
+    ahead_x = prediction * dx
+    ahead_y = prediction * dy
+    return (fat_low_x >= low_x - reach + min(0.0, ahead_x)
+            and fat_low_y >= low_y - reach + min(0.0, ahead_y)
+            and fat_high_x <= high_x + reach + max(0.0, ahead_x)
+            and fat_high_y <= high_y + reach + max(0.0, ahead_y))
+
+
+@njit
+def _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin, prediction,
+          shrink):
+    """Bring the leaves to rows 0 .. S − 1 of the boxes: insert the rows from ``known`` on,
+    and reinsert a leaf whose fat box no longer serves its box (see :func:`_fits`).
+    Sets ``moved`` for every row inserted; returns how many."""
+    # Columns are taken out of the tuple once: reading a field of a tuple of arrays in a
+    # hot loop costs a reference count increment and decrement each time.
+    fat_lower, fat_upper, parent, child1, child2, height, leaf_row, free_next = nodes
+    count = lower.shape[0]
+    inserted = 0
+    for row in range(count):
+        center_x = 0.5 * (lower[row, 0] + upper[row, 0])
+        center_y = 0.5 * (lower[row, 1] + upper[row, 1])
+        if row >= known:
+            leaf = _allocate(parent, child1, child2, height, leaf_row, free_next, state)
+            leaf_row[leaf] = row
+            leaf_of_row[row] = leaf
+            _fatten(fat_lower, fat_upper, leaf, lower, upper, row, 0.0, 0.0, margin, 0.0)
+        else:
+            leaf = leaf_of_row[row]
+            dx = center_x - centers[row, 0]
+            dy = center_y - centers[row, 1]
+            centers[row, 0] = center_x
+            centers[row, 1] = center_y
+            if _fits(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction,
+                     shrink):
+                continue
+            _remove_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
+                         free_next, state, leaf)
+            _fatten(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction)
+        _insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row, free_next,
+                     state, leaf)
+        centers[row, 0] = center_x
+        centers[row, 1] = center_y
+        moved[row] = True
+        inserted += 1
+    return inserted
+
+
+@njit
+def _overlapping_leaves(nodes, root, low_x, low_y, high_x, high_y, stack, out, found):
+    """Append to ``out`` (from ``found`` on) the rows of every leaf whose box overlaps the
+    given box; returns (out, found), ``out`` grown if it filled up."""
+    lower, upper, _, child1, child2, height, row, _ = nodes
+    if root == _NULL:
+        return out, found
+    top = 0
+    stack[top] = root
+    top += 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if (lower[node, 0] > high_x or low_x > upper[node, 0]
+                or lower[node, 1] > high_y or low_y > upper[node, 1]):
+            continue
+        if height[node] == 0:
+            if found == out.shape[0]:
+                bigger = np.empty(2 * found + 16, np.int64)
+                bigger[:found] = out[:found]
+                out = bigger
+            out[found] = row[node]
+            found += 1
+        else:
+            stack[top] = child1[node]
+            stack[top + 1] = child2[node]
+            top += 2
+    return out, found
+
+
+@njit
+def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
+    """The rows whose fat boxes overlap, as sorted keys ``a·2³² + b`` (a < b): last step's
+    keys between unmoved rows, and the tree queried with each moved row's fat box."""
+    fat_lower, fat_upper, _, _, _, height, _, _ = nodes
+    root = state[_ROOT]
+    stack = np.empty(2 * (height[root] + 2) if root != _NULL else 2, np.int64)
+    kept = np.empty(old_keys.shape[0], np.int64)
+    size = 0
+    for k in range(old_keys.shape[0]):
+        a = old_keys[k] >> 32
+        b = old_keys[k] & 0xFFFFFFFF
+        if a < count and b < count and not moved[a] and not moved[b]:
+            kept[size] = old_keys[k]
+            size += 1
+    fresh = np.empty(16, np.int64)
+    fresh_count = 0
+    hits = np.empty(64, np.int64)
+    for m in range(count):
+        if not moved[m]:
+            continue
+        leaf = leaf_of_row[m]
+        hits, found = _overlapping_leaves(nodes, root, fat_lower[leaf, 0], fat_lower[leaf, 1],
+                                          fat_upper[leaf, 0], fat_upper[leaf, 1], stack,
+                                          hits, 0)
+        for h in range(found):
+            other = hits[h]
+            # A pair of two moved rows is found from both: keep it from the lower row.
+            if other == m or (moved[other] and other < m):
+                continue
+            if fresh_count == fresh.shape[0]:
+                bigger = np.empty(2 * fresh_count, np.int64)
+                bigger[:fresh_count] = fresh[:fresh_count]
+                fresh = bigger
+            fresh[fresh_count] = (min(m, other) << 32) + max(m, other)
+            fresh_count += 1
+    fresh = np.sort(fresh[:fresh_count])
+    # Merge two sorted, disjoint lists (a kept key has no moved row, a fresh one has one).
+    merged = np.empty(size + fresh_count, np.int64)
+    i = j = 0
+    for k in range(merged.shape[0]):
+        if j == fresh_count or (i < size and kept[i] < fresh[j]):
+            merged[k] = kept[i]
+            i += 1
+        else:
+            merged[k] = fresh[j]
+            j += 1
+    return merged
+
+
+@njit
+def _overlapping_pairs(keys, lower, upper, filters):
+    """The candidate keys whose boxes overlap and whose filters pass, as (P, 2) pairs; the
+    keys are sorted, so the pairs are canonical."""
+    body, category, mask, group, dynamic = filters
+    pairs = np.empty((keys.shape[0], 2), np.int64)
+    found = 0
+    for k in range(keys.shape[0]):
+        a = keys[k] >> 32
+        b = keys[k] & 0xFFFFFFFF
+        if (lower[a, 0] > upper[b, 0] or lower[b, 0] > upper[a, 0]
+                or lower[a, 1] > upper[b, 1] or lower[b, 1] > upper[a, 1]):
+            continue
+        if not _may_collide(body, category, mask, group, dynamic, a, b):
+            continue
+        pairs[found, 0] = a
+        pairs[found, 1] = b
+        found += 1
+    return pairs[:found]
+
+
+@njit
+def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
+    """Rows of the leaves whose boxes the segment origin + t·(dx, dy), t ∈ [0, 1], crosses,
+    and into ``visited`` the nodes the walk tested (−1 after the last); returns the rows."""
+    lower, upper, _, child1, child2, height, row, _ = nodes
+    out = np.empty(16, np.int64)
+    found = 0
+    seen = 0
+    if root == _NULL:
+        visited[0] = _NULL
+        return out[:0]
+    stack = np.empty(2 * (height[root] + 2), np.int64)
+    stack[0] = root
+    top = 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if seen < visited.shape[0] - 1:
+            visited[seen] = node
+            seen += 1
+        # Slab test: the parameter interval inside the box along each axis, intersected.
+        t_enter = 0.0
+        t_leave = 1.0
+        for axis in range(2):
+            start = origin_x if axis == 0 else origin_y
+            step = dx if axis == 0 else dy
+            if step == 0.0:
+                if start < lower[node, axis] or start > upper[node, axis]:
+                    t_enter = 2.0
+            else:
+                t0 = (lower[node, axis] - start) / step
+                t1 = (upper[node, axis] - start) / step
+                t_enter = max(t_enter, min(t0, t1))
+                t_leave = min(t_leave, max(t0, t1))
+        if t_enter > t_leave:
+            continue
+        if height[node] == 0:
+            if found == out.shape[0]:
+                bigger = np.empty(2 * found, np.int64)
+                bigger[:found] = out[:found]
+                out = bigger
+            out[found] = row[node]
+            found += 1
+        else:
+            stack[top] = child1[node]
+            stack[top + 1] = child2[node]
+            top += 2
+    visited[seen] = _NULL
+    return out[:found]
+
+
+@njit
+def _remove_rows(nodes, state, leaf_of_row, centers, moved, removed, count):
+    """Drop the leaves of the sorted rows ``removed`` (of ``count``) and renumber the rows
+    behind them, which move up; returns the new count."""
+    lower, upper, parent, child1, child2, height, leaf_row, free_next = nodes
+    r = 0
+    kept = 0
+    for row in range(count):
+        if r < removed.shape[0] and removed[r] == row:
+            leaf = leaf_of_row[row]
+            _remove_leaf(lower, upper, parent, child1, child2, height, leaf_row, free_next,
+                         state, leaf)
+            _free(height, leaf_row, free_next, state, leaf)
+            r += 1
+            continue
+        leaf_of_row[kept] = leaf_of_row[row]
+        centers[kept] = centers[row]
+        moved[kept] = moved[row]
+        leaf_row[leaf_of_row[kept]] = kept
+        kept += 1
+    return kept
+
+
+@njit
+def _renumbered_keys(keys, removed):
+    """Keys without the pairs of the sorted rows ``removed``, the others renumbered."""
+    out = np.empty(keys.shape[0], np.int64)
+    size = 0
+    for k in range(keys.shape[0]):
+        a = keys[k] >> 32
+        b = keys[k] & 0xFFFFFFFF
+        i = np.searchsorted(removed, a)
+        j = np.searchsorted(removed, b)
+        if (i < removed.shape[0] and removed[i] == a) or (
+                j < removed.shape[0] and removed[j] == b):
+            continue
+        out[size] = ((a - i) << 32) + (b - j)
+        size += 1
+    return out[:size]
+
+
+class DynamicTree:
+    """The dynamic AABB tree as a broad phase stage that keeps its tree between calls
+    (see the module docstring); call it with ``(boxes, filters)`` as any broad phase.
+
+    Parameters
+    ----------
+    margin
+        Fat boxes are grown by this on every side (m).
+    prediction
+        ... and stretched by this many times the box's displacement since the last call.
+    """
+
+    def __init__(self, margin: float = TREE_MARGIN, prediction: float = TREE_PREDICTION):
+        self.margin = _check.non_negative_scalar(margin, "margin")
+        self.prediction = _check.non_negative_scalar(prediction, "prediction")
+        self._nodes = _empty_nodes(16)
+        self._state = np.array([_NULL, 0], np.int64)
+        self._leaf_of_row = np.full(8, _NULL, np.int64)
+        self._centers = np.zeros((8, 2))
+        self._moved = np.zeros(8, np.bool_)
+        self._count = 0
+        self._keys = np.empty(0, np.int64)
+        self.moved_last = 0  #: leaves (re)inserted by the last update
+
+    # --- the stage -------------------------------------------------------------------
+
+    def __call__(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
+        return self.pairs(*stage_input(boxes, filters))
+
+    def pairs(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
+        """The method on checked input, as the world calls it: canonical pairs."""
+        self.update(boxes)
+        count = len(boxes.lower)
+        if count >= 2**31:
+            raise ValueError("a tree holds fewer than 2³¹ boxes")
+        self._keys = _candidate_keys(self._nodes, self._state, self._leaf_of_row,
+                                     self._moved, self._keys, count)
+        self._moved[:count] = False
+        return _overlapping_pairs(self._keys, boxes.lower, boxes.upper, filters)
+
+    def update(self, boxes: ShapeBoxes) -> int:
+        """Make the leaves hold rows 0 .. S − 1 of ``boxes`` (checked input): rows beyond
+        them are removed, new rows inserted, and a leaf whose box left its fat box moved.
+        Returns how many leaves were (re)inserted; their pairs are found at the next
+        :meth:`pairs`."""
+        lower, upper = boxes
+        count = len(lower)
+        if count < self._count:
+            self.remove_rows(np.arange(count, self._count))
+        self._reserve(count)
+        self.moved_last = int(_sync(self._nodes, self._state, self._leaf_of_row,
+                                    self._centers, self._moved, lower, upper, self._count,
+                                    self.margin, self.prediction,
+                                    TREE_SHRINK_MARGINS * self.margin))
+        self._count = count
+        return self.moved_last
+
+    def remove_rows(self, rows) -> None:
+        """Rows ``rows`` were removed and the rows behind them moved up: drop their leaves
+        and renumber, keeping every other leaf where it is."""
+        removed = np.unique(np.asarray(rows, np.int64))
+        removed = removed[(removed >= 0) & (removed < self._count)]
+        if not len(removed):
+            return
+        self._count = int(_remove_rows(self._nodes, self._state, self._leaf_of_row,
+                                       self._centers, self._moved, removed, self._count))
+        self._keys = _renumbered_keys(self._keys, removed)
+
+    def _reserve(self, count: int) -> None:
+        """Room for ``count`` rows and their 2·count − 1 nodes."""
+        self._leaf_of_row = grown(self._leaf_of_row, count, _NULL)
+        self._centers = grown(self._centers, count)
+        self._moved = grown(self._moved, count)
+        capacity = len(self._nodes.height)
+        if 2 * count + 1 > capacity:
+            size = max(2 * count + 1, 2 * capacity)
+            nodes = _empty_nodes(size)
+            for old, new in zip(self._nodes, nodes, strict=True):
+                new[:capacity] = old
+            # The new nodes, already linked in order, join the free list at its head.
+            nodes.free_next[capacity:size - 1] = np.arange(capacity + 1, size)
+            nodes.free_next[size - 1] = self._state[_FREE]
+            self._state[_FREE] = capacity
+            self._nodes = nodes
+
+    # --- queries ---------------------------------------------------------------------
+
+    def query(self, lower, upper) -> np.ndarray:
+        """Rows whose fat boxes overlap the box ``lower``–``upper`` (sorted): a superset
+        of the rows whose boxes do, as of the last update."""
+        lower = _check.vector(lower, "lower")
+        upper = _check.vector(upper, "upper")
+        if np.any(lower > upper):
+            raise ValueError(f"lower must not exceed upper, got {lower} and {upper}")
+        root = int(self._state[_ROOT])
+        stack = np.empty(2 * (int(self._nodes.height[root]) + 2) if root != _NULL else 2,
+                         np.int64)
+        out, found = _overlapping_leaves(self._nodes, root, lower[0], lower[1], upper[0],
+                                         upper[1], stack, np.empty(16, np.int64), 0)
+        return np.sort(out[:found])
+
+    def segment_query(self, origin, translation) -> tuple[np.ndarray, np.ndarray]:
+        """Rows whose fat boxes the segment from ``origin`` along ``translation`` crosses
+        (sorted), and the nodes the walk tested, in order."""
+        origin = _check.vector(origin, "origin")
+        translation = _check.vector(translation, "translation")
+        visited = np.empty(len(self._nodes.height) + 1, np.int64)
+        rows = _segment_leaves(self._nodes, self._state[_ROOT], origin[0], origin[1],
+                               translation[0], translation[1], visited)
+        return np.sort(rows), visited[:np.argmax(visited == _NULL)]
+
+    # --- what the tree looks like ----------------------------------------------------
+
+    @property
+    def nodes(self) -> TreeNodes:
+        """Every node, by index (copies); free nodes have height −1."""
+        return TreeNodes(*(column.copy() for column in self._nodes))
+
+    @property
+    def root(self) -> int:
+        """The root node, −1 when empty."""
+        return int(self._state[_ROOT])
+
+    @property
+    def leaf_of_row(self) -> np.ndarray:
+        """The leaf node of each row (a copy)."""
+        return self._leaf_of_row[: self._count].copy()
+
+    @property
+    def height(self) -> int:
+        """Edges on the longest path from the root to a leaf (−1 when empty)."""
+        root = self.root
+        return -1 if root == _NULL else int(self._nodes.height[root])
+
+    @property
+    def area_ratio(self) -> float:
+        """The surface-area cost: the internal nodes' perimeters summed, over the root's.
+        A query visits each node with a chance about its perimeter over the root's, so
+        this is about the number of nodes a random query tests."""
+        nodes, root = self._nodes, self.root
+        if root == _NULL:
+            return 0.0
+        internal = nodes.height > 0
+        sides = nodes.upper[internal] - nodes.lower[internal]
+        root_sides = nodes.upper[root] - nodes.lower[root]
+        return float(sides.sum() / max(root_sides.sum(), np.finfo(float).tiny))
+
+
+def tree_pairs(boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
+    """Broad phase by a dynamic AABB tree built for this call: (P, 2) canonical pairs."""
+    return DynamicTree()(boxes, filters)

@@ -1,0 +1,162 @@
+"""Chapter 12: what happened in a step, for a game to react to: contacts that began, ended
+or hit hard, and shapes entering and leaving sensors.
+
+Two shapes *touch* in a step when a point of their contact, as the narrow phase found it at
+the start of the step, overlaps or touches (depth ≥ 0), or is still apart but closes its
+gap within the step at the speed it approaches (gap ≤ speed·dt): a solver that takes
+speculative contacts (the soft step) meets such a point as a contact, and a ball that
+bounces off it within the step did touch the floor, though no step starts with the two
+overlapping. A pair *begins* touching in a
+step if it touches in that step and did not in the previous one, and *ends* if the
+reverse, or if one of its bodies was removed. A *hit* is a touching point whose approach
+speed exceeds a threshold: the moment of an impact. A sensor and a shape overlap when their
+geometry does (depth ≥ 0) at the start of the step.
+
+Events are arrays of stable shape ids, pairs ordered ``(smaller id, larger id)``; a sensor
+event is ordered ``(sensor, visitor)``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook._jit import njit
+
+
+class HitEvents(NamedTuple):
+    """Impacts of one step: ``shape_ids`` (H, 2), the contact ``points`` (H, 2) (m) and
+    ``normals`` (H, 2) from the first shape to the second, and the approach ``speeds``
+    (H,) (m/s), the fastest point of each pair."""
+
+    shape_ids: np.ndarray
+    points: np.ndarray
+    normals: np.ndarray
+    speeds: np.ndarray
+
+
+class ContactEvents(NamedTuple):
+    """Contact events of one step: ``begin`` and ``end`` (K, 2) shape id pairs, ``hits``."""
+
+    begin: np.ndarray
+    end: np.ndarray
+    hits: HitEvents
+
+
+class SensorEvents(NamedTuple):
+    """Sensor events of one step: ``begin`` and ``end`` (K, 2) pairs (sensor id, visitor id)."""
+
+    begin: np.ndarray
+    end: np.ndarray
+
+
+def pair_keys(shape_ids: np.ndarray) -> np.ndarray:
+    """One int64 per pair of shape ids (a, b), a < b: a·2³² + b, ordered as the pairs."""
+    return (shape_ids[:, 0].astype(np.int64) << 32) + shape_ids[:, 1]
+
+
+def key_pairs(keys: np.ndarray) -> np.ndarray:
+    """The (K, 2) shape id pairs of ``keys``."""
+    return np.column_stack([keys >> 32, keys & 0xFFFFFFFF]).astype(np.int64).reshape(-1, 2)
+
+
+@njit
+def touching_rows(point_counts, depths):
+    """Rows of a contact table with a point at depth ≥ 0 (overlapping or touching)."""
+    out = np.empty(point_counts.shape[0], np.int64)
+    found = 0
+    for row in range(point_counts.shape[0]):
+        for k in range(point_counts[row]):
+            if depths[row, k] >= 0.0:
+                out[found] = row
+                found += 1
+                break
+    return out[:found]
+
+
+@njit
+def contact_states(bodies, point_counts, normals, points, depths, centers, velocities,
+                   angular_velocities, dt, threshold):
+    """Which rows touch in the step and which hit, given the bodies' motion before it.
+
+    The approach speed of a point is −(v_B + ω_B × r_B − v_A − ω_A × r_A)·n. A row touches
+    if a point has depth ≥ 0 or closes its gap (−depth) within ``dt`` at that speed; it
+    hits if such a point approaches faster than ``threshold`` (m/s). Returns the touching
+    rows, the hitting rows, each one's fastest point and its speed.
+    """
+    count = point_counts.shape[0]
+    touching = np.empty(count, np.int64)
+    hits = np.empty(count, np.int64)
+    which = np.empty(count, np.int64)
+    speeds = np.empty(count)
+    touch_count = 0
+    hit_count = 0
+    for row in range(count):
+        a = bodies[row, 0]
+        b = bodies[row, 1]
+        touches = False
+        best = threshold
+        best_point = -1
+        for k in range(point_counts[row]):
+            px = points[row, k, 0]
+            py = points[row, k, 1]
+            # v + ω × r, with ω × r = ω·(−r_y, r_x).
+            va_x = velocities[a, 0] - angular_velocities[a] * (py - centers[a, 1])
+            va_y = velocities[a, 1] + angular_velocities[a] * (px - centers[a, 0])
+            vb_x = velocities[b, 0] - angular_velocities[b] * (py - centers[b, 1])
+            vb_y = velocities[b, 1] + angular_velocities[b] * (px - centers[b, 0])
+            speed = -((vb_x - va_x) * normals[row, 0] + (vb_y - va_y) * normals[row, 1])
+            if depths[row, k] >= 0.0 or -depths[row, k] <= speed * dt:
+                touches = True
+                if speed > best:
+                    best = speed
+                    best_point = k
+        if touches:
+            touching[touch_count] = row
+            touch_count += 1
+        if best_point >= 0:
+            hits[hit_count] = row
+            which[hit_count] = best_point
+            speeds[hit_count] = best
+            hit_count += 1
+    return touching[:touch_count], hits[:hit_count], which[:hit_count], speeds[:hit_count]
+
+
+def touches_and_hits(contacts, centers, velocities, angular_velocities, dt: float,
+                     threshold: float) -> tuple[np.ndarray, HitEvents]:
+    """The sorted keys of a contact table's touching pairs, and its :class:`HitEvents`
+    (see :func:`contact_states`)."""
+    touching, rows, which, speeds = contact_states(
+        contacts.bodies, contacts.point_counts, contacts.normals, contacts.points,
+        contacts.depths, centers, velocities, angular_velocities, dt, threshold)
+    # Contact rows are sorted by shape ids, so the keys come out sorted.
+    return pair_keys(contacts.shape_ids[touching]), HitEvents(
+        contacts.shape_ids[rows].copy(), contacts.points[rows, which].copy(),
+        contacts.normals[rows].copy(), speeds)
+
+
+def difference(keys: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The sorted keys of ``keys`` not in ``others`` (both sorted and unique)."""
+    return np.setdiff1d(keys, others, assume_unique=True)
+
+
+class Contact(NamedTuple):
+    """What a contact callback receives: the two shapes' ids and bodies, in the order of
+    the callback's categories, and whether the event is a sensor's (``shape_a`` is then
+    the sensor or the visitor, as the categories put them)."""
+
+    shape_a: int
+    shape_b: int
+    body_a: object
+    body_b: object
+    sensor: bool
+
+
+class ContactHandler(NamedTuple):
+    """A callback registration: categories and the functions to call."""
+
+    category_a: int
+    category_b: int
+    begin: object
+    end: object
