@@ -712,7 +712,7 @@ class World:
             raise ValueError(f"lower must not exceed upper, got {lower} and {upper}")
         shape_filter = query_filter(filter)
         bodies = self._query_ready()
-        rows = box_query(self._tree(), self._shapes, bodies.origins, bodies.angles, lower,
+        rows = box_query(self.query_tree(), self._shapes, bodies.origins, bodies.angles, lower,
                          upper, shape_filter)
         return [self._shape_ref(row) for row in rows.tolist()]
 
@@ -722,7 +722,7 @@ class World:
         point = _check.vector(point, "point")
         shape_filter = query_filter(filter)
         bodies = self._query_ready()
-        rows = point_query(self._tree(), self._shapes, bodies.origins, bodies.angles, point,
+        rows = point_query(self.query_tree(), self._shapes, bodies.origins, bodies.angles, point,
                            shape_filter)
         return [self._shape_ref(row) for row in rows.tolist()]
 
@@ -743,7 +743,7 @@ class World:
         translation = _check.vector(translation, "translation")
         shape_filter = query_filter(filter)
         bodies = self._query_ready()
-        rows, fractions, normals = ray_query(self._tree(), self._shapes, bodies.origins,
+        rows, fractions, normals = ray_query(self.query_tree(), self._shapes, bodies.origins,
                                              bodies.angles, origin, translation,
                                              shape_filter)
         return [RayHit(*self._shape_ref(row), origin + fraction * translation, normal,
@@ -756,9 +756,10 @@ class World:
         update_origins(bodies)
         return bodies
 
-    def _tree(self) -> DynamicTree:
-        """The tree queries walk, its leaves brought up to date with the shapes now: the
-        broad phase's own when it is a tree, else one kept for queries."""
+    def query_tree(self) -> DynamicTree:
+        """The tree the queries walk, its leaves brought up to date with the shapes now:
+        the broad phase's own when it is a tree, else one the world keeps for queries.
+        Its rows are the rows of :attr:`shapes`."""
         if isinstance(self._broad_phase, DynamicTree):
             tree = self._broad_phase
         else:

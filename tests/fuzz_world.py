@@ -126,6 +126,24 @@ CASES = [
     Case("World.remove_contact_handler", "handler",
          lambda bad: _world().remove_contact_handler(bad)),
     Case("Body.filter", "filter", lambda bad: setattr(_body(), "filter", bad)),
+    Case("box_field", "distribution", lambda bad: pb.scenes.box_field(bad, 10)),
+    Case("box_field", "count", lambda bad: pb.scenes.box_field("uniform", bad)
+         if not (isinstance(bad, int) and 10**5 < bad < 10**7) else None),
+    Case("box_field", "seed", lambda bad: pb.scenes.box_field("uniform", 10, bad)),
+    Case("moving_boxes", "steps", lambda bad: pb.scenes.moving_boxes(
+        pb.scenes.box_field("uniform", 10), bad)
+         if not (isinstance(bad, int) and 10**3 < bad < 10**6) else None),
+    Case("moving_boxes", "fraction", lambda bad: pb.scenes.moving_boxes(
+        pb.scenes.box_field("uniform", 10), 2, bad)),
+    Case("moving_boxes", "boxes", lambda bad: pb.scenes.moving_boxes(bad, 2)),
+    Case("moving_boxes", "speed", lambda bad: pb.scenes.moving_boxes(
+        pb.scenes.box_field("uniform", 10), 2, 0.1, bad)),
+    Case("moving_boxes", "dt", lambda bad: pb.scenes.moving_boxes(
+        pb.scenes.box_field("uniform", 10), 2, 0.1, 1.0, bad)),
+    Case("free_filters", "count", lambda bad: pb.scenes.free_filters(bad)
+         if not (isinstance(bad, int) and 10**5 < bad < 10**7) else None),
+    *(Case(f"{name}.remove_rows", "rows", lambda bad, stage=stage: stage().remove_rows(bad))
+      for name, stage in (("DynamicTree", pb.DynamicTree), ("SortAndSweep", pb.SortAndSweep))),
     Case("World.add_body", "shape_or_shapes[0]",
          lambda bad: _world().add_body([pb.Circle(0.5), bad]), named="shape_or_shapes"),
     Case("World.remove_body", "body", lambda bad: _world().remove_body(bad)),

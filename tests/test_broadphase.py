@@ -222,7 +222,8 @@ def test_an_inverted_box_is_rejected_naming_it(name):
     (ShapeBoxes(np.zeros((2, 2)), np.ones((3, 2))), two_filters(),
      ValueError, "boxes.lower and boxes.upper"),
     (ShapeBoxes(np.zeros((2, 2)), np.ones((2, 2))),
-     ShapeFilters([0, 1], [1], [1, 1], [0, 0], [True, True]), ValueError, "filters.category must have one entry per box"),
+     ShapeFilters([0, 1], [1], [1, 1], [0, 0], [True, True]), ValueError,
+     "filters.category must have one entry per box"),
 ])
 def test_broad_phases_reject_malformed_input_naming_it(boxes, filters, error, message):
     for function in BROAD_PHASES.values():

@@ -57,6 +57,21 @@ def _column(value, name: str, dtype, count: int) -> np.ndarray:
     return np.ascontiguousarray(column, dtype=dtype)
 
 
+def removed_rows(rows) -> np.ndarray:
+    """Check the rows a stage's ``remove_rows`` is given: sorted unique non-negative
+    integers (a list or an array)."""
+    try:
+        array = np.asarray(rows)
+    except ValueError:
+        raise ValueError("rows must be a 1-D sequence of row numbers") from None
+    if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+        raise ValueError(f"rows must be a 1-D sequence of row numbers, got shape "
+                         f"{array.shape} and dtype {array.dtype}")
+    if array.size and (array.min() < 0 or array.max() >= 2**31):
+        raise ValueError("rows must lie from 0 to 2**31 − 1")
+    return np.unique(array.astype(np.int64))
+
+
 def stage_input(boxes, filters) -> tuple[ShapeBoxes, ShapeFilters]:
     """Check and convert a broad phase's input: S boxes and S filters, as the kernels want.
 

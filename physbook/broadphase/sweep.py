@@ -19,7 +19,13 @@ import numpy as np
 
 from physbook._jit import njit
 from physbook.broadphase.filters import ShapeFilters, _may_collide
-from physbook.broadphase.pairs import ShapeBoxes, _grown_pairs, _sorted_pairs, stage_input
+from physbook.broadphase.pairs import (
+    ShapeBoxes,
+    _grown_pairs,
+    _sorted_pairs,
+    removed_rows,
+    stage_input,
+)
 from physbook.constants import SWAPS_PER_BOX
 
 
@@ -174,7 +180,6 @@ class SortAndSweep:
 
     def remove_rows(self, rows) -> None:
         """Rows ``rows`` were removed and the rows behind them moved up: renumber."""
-        rows = np.asarray(rows, np.int64)
-        keep = ~np.isin(self._order, rows)
-        order = self._order[keep]
-        self._order = order - np.searchsorted(np.sort(rows), order)
+        rows = removed_rows(rows)
+        order = self._order[~np.isin(self._order, rows)]
+        self._order = order - np.searchsorted(rows, order)

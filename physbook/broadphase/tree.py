@@ -29,7 +29,7 @@ from physbook import _check
 from physbook._buffers import grown
 from physbook._jit import njit
 from physbook.broadphase.filters import ShapeFilters, _may_collide
-from physbook.broadphase.pairs import ShapeBoxes, stage_input
+from physbook.broadphase.pairs import ShapeBoxes, removed_rows, stage_input
 from physbook.constants import TREE_MARGIN, TREE_PREDICTION, TREE_SHRINK_MARGINS
 
 _NULL = -1
@@ -183,7 +183,10 @@ def _rebalance(lower, upper, parent, child1, child2, height, state, a):
 def _fix_upwards(lower, upper, parent, child1, child2, height, state, index):
     """Rebalance and refit every node from ``index`` up to the root."""
     while index != _NULL:
-        index = _rebalance(lower, upper, parent, child1, child2, height, state, index)
+        # Tested here, not only inside _rebalance: most nodes need no rotation, and this
+        # loop is the hot path of every insertion and removal.
+        if abs(height[child2[index]] - height[child1[index]]) > 1:
+            index = _rebalance(lower, upper, parent, child1, child2, height, state, index)
         _refit(lower, upper, child1, child2, height, index)
         index = parent[index]
 
@@ -576,8 +579,8 @@ class DynamicTree:
     def remove_rows(self, rows) -> None:
         """Rows ``rows`` were removed and the rows behind them moved up: drop their leaves
         and renumber, keeping every other leaf where it is."""
-        removed = np.unique(np.asarray(rows, np.int64))
-        removed = removed[(removed >= 0) & (removed < self._count)]
+        removed = removed_rows(rows)
+        removed = removed[removed < self._count]
         if not len(removed):
             return
         self._count = int(_remove_rows(self._nodes, self._state, self._leaf_of_row,

@@ -6,6 +6,7 @@
   overlaps;
 - :mod:`~physbook.scenes.linked`: chapter 11's jointed scenes: pendulum, Newton's cradle,
   chain, bridge, ragdoll and car;
+- :mod:`~physbook.scenes.box_fields`: chapter 12's fields of boxes for the broad phases;
 - :mod:`~physbook.scenes.quality`: pure functions of recorded states that say how well a
   scene went, for physbook and for the engines it is compared with.
 
@@ -16,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from physbook.scenes import base, linked, quality, stacking, standard
+from physbook.scenes import base, box_fields, linked, quality, stacking, standard
 from physbook.scenes.base import DT, Scene, per_body_value, uniform_material
+from physbook.scenes.box_fields import DISTRIBUTIONS, box_field, free_filters, moving_boxes
 from physbook.scenes.linked import bridge, car, chain, cradle, energy, pendulum, pin_gap, ragdoll
 from physbook.scenes.quality import (
     apex_heights,
@@ -67,4 +69,6 @@ __all__ = [
     "ramp_motion", "recovery_quality", "stacking", "standard", "structure_quality",
     "uniform_material",
     "vertical_stack",
+    # chapter 12's box fields
+    "DISTRIBUTIONS", "box_field", "box_fields", "free_filters", "moving_boxes",
 ]

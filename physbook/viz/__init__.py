@@ -4,6 +4,7 @@ Each sub-module belongs to the chapters that need it; everything is re-exported 
 chapters write ``pb.viz.animate(...)``, ``pb.viz.draw_world(...)``.
 """
 
+from physbook.viz.boxes import box_outlines, draw_boxes, draw_grid, draw_pairs, draw_tree
 from physbook.viz.collision import (
     COLOR_A,
     COLOR_B,
@@ -66,6 +67,11 @@ from physbook.viz.world import (
 )
 
 __all__ = [
+    "box_outlines",
+    "draw_boxes",
+    "draw_grid",
+    "draw_pairs",
+    "draw_tree",
     "COLOR_A",
     "COLOR_B",
     "COLOR_CONTACT",
