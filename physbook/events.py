@@ -76,20 +76,22 @@ def touching_rows(point_counts, depths):
 
 
 @njit
-def contact_states(bodies, point_counts, normals, points, depths, centers, velocities,
-                   angular_velocities, dt, threshold):
-    """Which rows touch in the step and which hit, given the bodies' motion before it.
+def contact_states(shape_ids, bodies, point_counts, normals, points, depths, centers,
+                   velocities, angular_velocities, dt, threshold):
+    """Which pairs touch in the step and which hit, given the bodies' motion before it.
 
     The approach speed of a point is −(v_B + ω_B × r_B − v_A − ω_A × r_A)·n. A row touches
     if a point has depth ≥ 0 or closes its gap (−depth) within ``dt`` at that speed; it
     hits if such a point approaches faster than ``threshold`` (m/s). Returns the touching
-    rows, the hitting rows, each one's fastest point and its speed.
+    pairs' keys (sorted, as the rows are), and for the hits their shape ids, fastest point,
+    normal and speed.
     """
     count = point_counts.shape[0]
-    touching = np.empty(count, np.int64)
-    hits = np.empty(count, np.int64)
-    which = np.empty(count, np.int64)
-    speeds = np.empty(count)
+    keys = np.empty(count, np.int64)
+    hit_ids = np.empty((count, 2), np.int64)
+    hit_points = np.empty((count, 2))
+    hit_normals = np.empty((count, 2))
+    hit_speeds = np.empty(count)
     touch_count = 0
     hit_count = 0
     for row in range(count):
@@ -113,27 +115,29 @@ def contact_states(bodies, point_counts, normals, points, depths, centers, veloc
                     best = speed
                     best_point = k
         if touches:
-            touching[touch_count] = row
+            keys[touch_count] = (shape_ids[row, 0] << 32) + shape_ids[row, 1]
             touch_count += 1
         if best_point >= 0:
-            hits[hit_count] = row
-            which[hit_count] = best_point
-            speeds[hit_count] = best
+            hit_ids[hit_count, 0] = shape_ids[row, 0]
+            hit_ids[hit_count, 1] = shape_ids[row, 1]
+            hit_points[hit_count, 0] = points[row, best_point, 0]
+            hit_points[hit_count, 1] = points[row, best_point, 1]
+            hit_normals[hit_count, 0] = normals[row, 0]
+            hit_normals[hit_count, 1] = normals[row, 1]
+            hit_speeds[hit_count] = best
             hit_count += 1
-    return touching[:touch_count], hits[:hit_count], which[:hit_count], speeds[:hit_count]
+    return (keys[:touch_count], hit_ids[:hit_count], hit_points[:hit_count],
+            hit_normals[:hit_count], hit_speeds[:hit_count])
 
 
 def touches_and_hits(contacts, centers, velocities, angular_velocities, dt: float,
                      threshold: float) -> tuple[np.ndarray, HitEvents]:
     """The sorted keys of a contact table's touching pairs, and its :class:`HitEvents`
     (see :func:`contact_states`)."""
-    touching, rows, which, speeds = contact_states(
-        contacts.bodies, contacts.point_counts, contacts.normals, contacts.points,
-        contacts.depths, centers, velocities, angular_velocities, dt, threshold)
-    # Contact rows are sorted by shape ids, so the keys come out sorted.
-    return pair_keys(contacts.shape_ids[touching]), HitEvents(
-        contacts.shape_ids[rows].copy(), contacts.points[rows, which].copy(),
-        contacts.normals[rows].copy(), speeds)
+    keys, *hits = contact_states(contacts.shape_ids, contacts.bodies, contacts.point_counts,
+                                 contacts.normals, contacts.points, contacts.depths, centers,
+                                 velocities, angular_velocities, dt, threshold)
+    return keys, HitEvents(*hits)
 
 
 def difference(keys: np.ndarray, others: np.ndarray) -> np.ndarray:

@@ -251,8 +251,8 @@ class World:
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
         pairs = self._find_pairs(shapes, bodies, boxes, filters, margins)
         # Sensors only report overlaps: their pairs get no contact, only an overlap test.
-        sensor = self._shapes.filters.sensor
-        if sensor.any():
+        if self._shapes.sensor_count:
+            sensor = self._shapes.filters.sensor
             is_sensed = sensor[pairs[:, 0]] | sensor[pairs[:, 1]]
             sensed = pairs[is_sensed & ~(sensor[pairs[:, 0]] & sensor[pairs[:, 1]])]
             pairs = pairs[~is_sensed]
@@ -848,13 +848,17 @@ class World:
             self._contacts.arrays, snapshot.column("centers"), snapshot.column("velocities"),
             snapshot.column("angular_velocities"), dt, self._hit_speed)
         # Contact rows are sorted by shape ids, so the keys are sorted too.
-        sensed = self._sensor_contacts.arrays
         self._previous_sensing = self._sensing
-        self._sensing = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
-                                                                 sensed.depths)])
-        self._step_ended = (self._ended_by_removal, self._sensing_ended_by_removal)
-        self._ended_by_removal, self._sensing_ended_by_removal = [], []
-        self._removed_at_step, self._removed_shapes = self._removed_shapes, {}
+        if self._sensor_contacts.count or len(self._previous_sensing):
+            sensed = self._sensor_contacts.arrays
+            self._sensing = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
+                                                                     sensed.depths)])
+        if self._ended_by_removal or self._sensing_ended_by_removal or self._step_ended[0] \
+                or self._step_ended[1]:
+            self._step_ended = (self._ended_by_removal, self._sensing_ended_by_removal)
+            self._ended_by_removal, self._sensing_ended_by_removal = [], []
+        if self._removed_shapes or self._removed_at_step:
+            self._removed_at_step, self._removed_shapes = self._removed_shapes, {}
 
     def _end_events_of(self, shape_rows: np.ndarray, body: Body) -> None:
         """A body is being removed: its touching pairs and sensor overlaps end, and its

@@ -95,6 +95,7 @@ class ShapeTable:
                              "GiB, more memory than is available") from None
         self._arrays: ShapeArrays | None = None
         self._filters: ShapeFilterArrays | None = None
+        self._sensor_count = 0
 
     @property
     def count(self) -> int:
@@ -128,6 +129,11 @@ class ShapeTable:
             self._filters = ShapeFilterArrays(*(_read_only(column[:n]) for column in (
                 self._category, self._mask, self._group, self._sensor)))
         return self._filters
+
+    @property
+    def sensor_count(self) -> int:
+        """Number of sensor shapes."""
+        return self._sensor_count
 
     def filter(self, row: int) -> Filter:
         """The :class:`~physbook.geometry.shape_filter.Filter` of the shape at ``row``."""
@@ -184,6 +190,7 @@ class ShapeTable:
         self._mask[row] = shape_filter.mask
         self._group[row] = shape_filter.group
         self._sensor[row] = sensor
+        self._sensor_count += sensor
         self._vertices[start:end] = vertices
         self._normals[start:end] = normals
         self._shapes.append(shape)
@@ -218,6 +225,7 @@ class ShapeTable:
         self._body[:kept] -= self._body[:kept] > body
         self._shapes = [self._shapes[row] for row in rows.tolist()]
         self._count, self._vertex_total = kept, total
+        self._sensor_count = int(np.count_nonzero(self._sensor[:kept]))
         self._arrays = self._filters = None
 
     def aabbs(self, origins, angles) -> tuple[np.ndarray, np.ndarray]:
