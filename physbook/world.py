@@ -928,7 +928,8 @@ class World:
         steps + 1 states.
 
         ``before_step(world)``, if given, runs before each step: the place to apply forces,
-        which every step clears. Bodies may not be added or removed during a run.
+        which every step clears. Bodies may not be added or removed during a run, neither
+        there nor by contact callbacks (``RuntimeError``).
         """
         steps = _check.non_negative_int(steps, "steps")
         dt = _check.positive_scalar(dt, "dt")
@@ -965,6 +966,10 @@ class World:
                     raise RuntimeError("bodies were added or removed during run(); "
                                        "step the world yourself when the bodies change")
             self.step(dt)
+            if self.count != n:
+                raise RuntimeError("bodies were added or removed during run() (by a contact "
+                                   "callback?); step the world yourself when the bodies "
+                                   "change")
             record(k)
         return Recording(times, origins, angles, centers, velocities, angular_velocities,
                          self._bodies.all_shapes, self.kinds.copy(), ids)

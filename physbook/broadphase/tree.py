@@ -327,10 +327,10 @@ def _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin
 
 
 @njit
-def _overlapping_leaves(nodes, root, low_x, low_y, high_x, high_y, stack, out, found):
+def _overlapping_leaves(lower, upper, child1, child2, height, row, root, low_x, low_y, high_x,
+                        high_y, stack, out, found):
     """Append to ``out`` (from ``found`` on) the rows of every leaf whose box overlaps the
     given box; returns (out, found), ``out`` grown if it filled up."""
-    lower, upper, _, child1, child2, height, row, _ = nodes
     if root == _NULL:
         return out, found
     top = 0
@@ -360,7 +360,7 @@ def _overlapping_leaves(nodes, root, low_x, low_y, high_x, high_y, stack, out, f
 def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
     """The rows whose fat boxes overlap, as sorted keys ``a·2³² + b`` (a < b): last step's
     keys between unmoved rows, and the tree queried with each moved row's fat box."""
-    fat_lower, fat_upper, _, _, _, height, _, _ = nodes
+    fat_lower, fat_upper, _, child1, child2, height, leaf_row, _ = nodes
     root = state[_ROOT]
     stack = np.empty(2 * (height[root] + 2) if root != _NULL else 2, np.int64)
     kept = np.empty(old_keys.shape[0], np.int64)
@@ -378,9 +378,10 @@ def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
         if not moved[m]:
             continue
         leaf = leaf_of_row[m]
-        hits, found = _overlapping_leaves(nodes, root, fat_lower[leaf, 0], fat_lower[leaf, 1],
-                                          fat_upper[leaf, 0], fat_upper[leaf, 1], stack,
-                                          hits, 0)
+        hits, found = _overlapping_leaves(fat_lower, fat_upper, child1, child2, height,
+                                          leaf_row, root, fat_lower[leaf, 0],
+                                          fat_lower[leaf, 1], fat_upper[leaf, 0],
+                                          fat_upper[leaf, 1], stack, hits, 0)
         for h in range(found):
             other = hits[h]
             # A pair of two moved rows is found from both: keep it from the lower row.
@@ -616,8 +617,10 @@ class DynamicTree:
         root = int(self._state[_ROOT])
         stack = np.empty(2 * (int(self._nodes.height[root]) + 2) if root != _NULL else 2,
                          np.int64)
-        out, found = _overlapping_leaves(self._nodes, root, lower[0], lower[1], upper[0],
-                                         upper[1], stack, np.empty(16, np.int64), 0)
+        nodes = self._nodes
+        out, found = _overlapping_leaves(nodes.lower, nodes.upper, nodes.child1, nodes.child2,
+                                         nodes.height, nodes.row, root, lower[0], lower[1],
+                                         upper[0], upper[1], stack, np.empty(16, np.int64), 0)
         return np.sort(out[:found])
 
     def segment_query(self, origin, translation) -> tuple[np.ndarray, np.ndarray]:
