@@ -11,7 +11,7 @@ The cell size decides the cost. Cells much smaller than the boxes enter each box
 times; cells much larger test many boxes that are far apart. By default the cell is twice
 the median box size, so that a typical box covers at most 2 × 2 cells. A box that would
 cover more than :data:`~physbook.constants.MAX_CELLS_PER_BOX` cells (a long ground, a giant
-among pebbles) is kept out of the grid and tested against every box instead.
+among pebbles) is kept out of the grid; a sort and sweep of all boxes finds its pairs.
 """
 
 from __future__ import annotations
@@ -21,7 +21,14 @@ import numpy as np
 from physbook import _check
 from physbook._jit import njit
 from physbook.broadphase.filters import ShapeFilters, _may_collide
-from physbook.broadphase.pairs import ShapeBoxes, _grown_pairs, _sorted_pairs, stage_input
+from physbook.broadphase.pairs import (
+    ShapeBoxes,
+    _append_pair,
+    _boxes_overlap,
+    _sorted_pairs,
+    stage_input,
+)
+from physbook.broadphase.sweep import _sweep_axis, _sweep_sorted
 from physbook.constants import GRID_CELL_FACTOR, MAX_CELLS_PER_AXIS, MAX_CELLS_PER_BOX
 
 
@@ -104,39 +111,28 @@ def _grid_pairs(lower, upper, filters, cell_size):
             a = boxes[order[p]]
             for q in range(p + 1, end):
                 b = boxes[order[q]]
-                if (lower[a, 0] > upper[b, 0] or lower[b, 0] > upper[a, 0]
-                        or lower[a, 1] > upper[b, 1] or lower[b, 1] > upper[a, 1]):
+                if not _boxes_overlap(lower, upper, a, b):
                     continue
                 # Reported from one cell only: the one holding the overlap's lower corner.
                 corner_column = int(np.floor((max(lower[a, 0], lower[b, 0]) - origin_x) / size))
                 corner_row = int(np.floor((max(lower[a, 1], lower[b, 1]) - origin_y) / size))
                 if corner_column * rows + corner_row != cell:
                     continue
-                if not _may_collide(body, category, mask, group, dynamic, a, b):
-                    continue
-                if found == first.shape[0]:
-                    first, second = _grown_pairs(first, second, found)
-                first[found] = min(a, b)
-                second[found] = max(a, b)
-                found += 1
+                if _may_collide(body, category, mask, group, dynamic, a, b):
+                    first, second, found = _append_pair(first, second, found, a, b)
         start = end
-    # Oversized boxes against every box (and each other once).
-    for a in range(count):
-        if not oversized[a]:
-            continue
-        for b in range(count):
-            if b == a or (oversized[b] and b < a):
-                continue
-            if (lower[a, 0] > upper[b, 0] or lower[b, 0] > upper[a, 0]
-                    or lower[a, 1] > upper[b, 1] or lower[b, 1] > upper[a, 1]):
-                continue
-            if not _may_collide(body, category, mask, group, dynamic, a, b):
-                continue
-            if found == first.shape[0]:
-                first, second = _grown_pairs(first, second, found)
-            first[found] = min(a, b)
-            second[found] = max(a, b)
-            found += 1
+    # Oversized boxes against every box: tested against each one, they would make the
+    # method quadratic in a field of many large boxes; a sort and sweep of all boxes finds
+    # their pairs in the time of a sweep instead.
+    if oversized.any():
+        along = _sweep_axis(lower, upper)
+        swept = _sweep_sorted(lower, upper, filters,
+                              np.argsort(lower[:, along], kind="mergesort"), along)
+        for k in range(swept.shape[0]):
+            a = swept[k, 0]
+            b = swept[k, 1]
+            if oversized[a] or oversized[b]:
+                first, second, found = _append_pair(first, second, found, a, b)
     return _sorted_pairs(first[:found], second[:found], count)
 
 

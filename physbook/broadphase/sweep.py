@@ -21,7 +21,7 @@ from physbook._jit import njit
 from physbook.broadphase.filters import ShapeFilters, _may_collide
 from physbook.broadphase.pairs import (
     ShapeBoxes,
-    _grown_pairs,
+    _append_pair,
     _sorted_pairs,
     removed_rows,
     stage_input,
@@ -108,13 +108,8 @@ def _sweep_sorted(lower, upper, filters, order, along):
                 continue
             a = order[i]
             b = order[k]
-            if not _may_collide(body, category, mask, group, dynamic, a, b):
-                continue
-            if found == first.shape[0]:
-                first, second = _grown_pairs(first, second, found)
-            first[found] = min(a, b)
-            second[found] = max(a, b)
-            found += 1
+            if _may_collide(body, category, mask, group, dynamic, a, b):
+                first, second, found = _append_pair(first, second, found, a, b)
     # Sorted by the shapes' rows, the pairs are the same whichever axis was swept.
     return _sorted_pairs(first[:found], second[:found], count)
 

@@ -29,7 +29,13 @@ from physbook import _check
 from physbook._buffers import grown
 from physbook._jit import njit
 from physbook.broadphase.filters import ShapeFilters, _may_collide
-from physbook.broadphase.pairs import ShapeBoxes, removed_rows, stage_input
+from physbook.broadphase.pairs import (
+    ShapeBoxes,
+    _appended,
+    _boxes_overlap,
+    removed_rows,
+    stage_input,
+)
 from physbook.constants import TREE_MARGIN, TREE_PREDICTION, TREE_SHRINK_MARGINS
 
 _NULL = -1
@@ -343,11 +349,7 @@ def _overlapping_leaves(lower, upper, child1, child2, height, row, root, low_x, 
                 or lower[node, 1] > high_y or low_y > upper[node, 1]):
             continue
         if height[node] == 0:
-            if found == out.shape[0]:
-                bigger = np.empty(2 * found + 16, np.int64)
-                bigger[:found] = out[:found]
-                out = bigger
-            out[found] = row[node]
+            out = _appended(out, found, row[node])
             found += 1
         else:
             stack[top] = child1[node]
@@ -387,11 +389,7 @@ def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
             # A pair of two moved rows is found from both: keep it from the lower row.
             if other == m or (moved[other] and other < m):
                 continue
-            if fresh_count == fresh.shape[0]:
-                bigger = np.empty(2 * fresh_count, np.int64)
-                bigger[:fresh_count] = fresh[:fresh_count]
-                fresh = bigger
-            fresh[fresh_count] = (min(m, other) << 32) + max(m, other)
+            fresh = _appended(fresh, fresh_count, (min(m, other) << 32) + max(m, other))
             fresh_count += 1
     fresh = np.sort(fresh[:fresh_count])
     # Merge two sorted, disjoint lists (a kept key has no moved row, a fresh one has one).
@@ -417,14 +415,11 @@ def _overlapping_pairs(keys, lower, upper, filters):
     for k in range(keys.shape[0]):
         a = keys[k] >> 32
         b = keys[k] & 0xFFFFFFFF
-        if (lower[a, 0] > upper[b, 0] or lower[b, 0] > upper[a, 0]
-                or lower[a, 1] > upper[b, 1] or lower[b, 1] > upper[a, 1]):
-            continue
-        if not _may_collide(body, category, mask, group, dynamic, a, b):
-            continue
-        pairs[found, 0] = a
-        pairs[found, 1] = b
-        found += 1
+        if (_boxes_overlap(lower, upper, a, b)
+                and _may_collide(body, category, mask, group, dynamic, a, b)):
+            pairs[found, 0] = a
+            pairs[found, 1] = b
+            found += 1
     return pairs[:found]
 
 
@@ -465,11 +460,7 @@ def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
         if t_enter > t_leave:
             continue
         if height[node] == 0:
-            if found == out.shape[0]:
-                bigger = np.empty(2 * found, np.int64)
-                bigger[:found] = out[:found]
-                out = bigger
-            out[found] = row[node]
+            out = _appended(out, found, row[node])
             found += 1
         else:
             stack[top] = child1[node]
