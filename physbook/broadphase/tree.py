@@ -424,6 +424,19 @@ def _overlapping_pairs(keys, lower, upper, filters):
 
 
 @njit
+def _sync_and_pair(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin,
+                   prediction, shrink, keys, filters):
+    """One update of the tree stage: :func:`_sync`, then the candidate keys, then the
+    pairs; returns (leaves moved, new keys, pairs)."""
+    count = lower.shape[0]
+    inserted = _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin,
+                     prediction, shrink)
+    keys = _candidate_keys(nodes, state, leaf_of_row, moved, keys, count)
+    moved[:count] = False
+    return inserted, keys, _overlapping_pairs(keys, lower, upper, filters)
+
+
+@njit
 def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
     """Rows of the leaves whose boxes the segment origin + t·(dx, dy), t ∈ [0, 1], crosses,
     and into ``visited`` the nodes the walk tested (−1 after the last); returns the rows."""
@@ -542,14 +555,14 @@ class DynamicTree:
 
     def pairs(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
         """The method on checked input, as the world calls it: canonical pairs."""
-        self.update(boxes)
-        count = len(boxes.lower)
-        if count >= 2**31:
-            raise ValueError("a tree holds fewer than 2³¹ boxes")
-        self._keys = _candidate_keys(self._nodes, self._state, self._leaf_of_row,
-                                     self._moved, self._keys, count)
-        self._moved[:count] = False
-        return _overlapping_pairs(self._keys, boxes.lower, boxes.upper, filters)
+        count = self._prepare(len(boxes.lower))
+        moved, self._keys, pairs = _sync_and_pair(
+            self._nodes, self._state, self._leaf_of_row, self._centers, self._moved,
+            boxes.lower, boxes.upper, self._count, self.margin, self.prediction,
+            TREE_SHRINK_MARGINS * self.margin, self._keys, filters)
+        self._count = count
+        self.moved_last = int(moved)
+        return pairs
 
     def update(self, boxes: ShapeBoxes) -> int:
         """Make the leaves hold rows 0 .. S − 1 of ``boxes`` (checked input): rows beyond
@@ -557,16 +570,22 @@ class DynamicTree:
         Returns how many leaves were (re)inserted; their pairs are found at the next
         :meth:`pairs`."""
         lower, upper = boxes
-        count = len(lower)
-        if count < self._count:
-            self.remove_rows(np.arange(count, self._count))
-        self._reserve(count)
+        count = self._prepare(len(lower))
         self.moved_last = int(_sync(self._nodes, self._state, self._leaf_of_row,
                                     self._centers, self._moved, lower, upper, self._count,
                                     self.margin, self.prediction,
                                     TREE_SHRINK_MARGINS * self.margin))
         self._count = count
         return self.moved_last
+
+    def _prepare(self, count: int) -> int:
+        """Drop the leaves of rows beyond ``count`` and make room for ``count`` rows."""
+        if count >= 2**31:
+            raise ValueError("a tree holds fewer than 2³¹ boxes")
+        if count < self._count:
+            self.remove_rows(np.arange(count, self._count))
+        self._reserve(count)
+        return count
 
     def remove_rows(self, rows) -> None:
         """Rows ``rows`` were removed and the rows behind them moved up: drop their leaves
