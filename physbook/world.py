@@ -201,6 +201,7 @@ class World:
         # Sensors, events and queries (chapter 12).
         self._sensor_contacts = ContactTable(capacity)
         self._query_tree = None
+        self._query_seen = None  # (tree, step count, centres, angles) at the last refresh
         self._touching = self._previous_touching = np.empty(0, np.int64)
         self._sensing = self._previous_sensing = np.empty(0, np.int64)
         self._ended_by_removal: list[int] = []
@@ -630,6 +631,7 @@ class World:
                                lambda body_id: Body(self, self._bodies, body_id))
         for shape, shape_filter, is_sensor in zip(shapes, filters, sensors, strict=True):
             self._shapes.append(shape, row, shape_filter, is_sensor)
+        self._query_seen = None
         # A new body is an island of its own, labelled by its row.
         self._islands = grown(self._islands, row + 1)
         self._island_marks = grown(self._island_marks, row + 1)
@@ -664,6 +666,7 @@ class World:
             if remove_rows is not None:
                 remove_rows(shape_rows)
         self._sensor_contacts.remove_body(row)
+        self._query_seen = None
         bodies = self._bodies.arrays
         island_after_removal(self._islands, bodies.kinds, bodies.awake, bodies.sleep_times,
                              row)
@@ -711,8 +714,8 @@ class World:
         if np.any(lower > upper):
             raise ValueError(f"lower must not exceed upper, got {lower} and {upper}")
         shape_filter = query_filter(filter)
-        bodies = self._query_ready()
-        rows = box_query(self.query_tree(), self._shapes, bodies.origins, bodies.angles, lower,
+        tree, bodies = self.query_tree(), self._bodies.arrays
+        rows = box_query(tree, self._shapes, bodies.origins, bodies.angles, lower,
                          upper, shape_filter)
         return [self._shape_ref(row) for row in rows.tolist()]
 
@@ -721,8 +724,8 @@ class World:
         """The shapes containing ``point`` (m; their boundary counts), by shape id."""
         point = _check.vector(point, "point")
         shape_filter = query_filter(filter)
-        bodies = self._query_ready()
-        rows = point_query(self.query_tree(), self._shapes, bodies.origins, bodies.angles, point,
+        tree, bodies = self.query_tree(), self._bodies.arrays
+        rows = point_query(tree, self._shapes, bodies.origins, bodies.angles, point,
                            shape_filter)
         return [self._shape_ref(row) for row in rows.tolist()]
 
@@ -742,36 +745,43 @@ class World:
         origin = _check.vector(origin, "origin")
         translation = _check.vector(translation, "translation")
         shape_filter = query_filter(filter)
-        bodies = self._query_ready()
-        rows, fractions, normals = ray_query(self.query_tree(), self._shapes, bodies.origins,
+        tree, bodies = self.query_tree(), self._bodies.arrays
+        rows, fractions, normals = ray_query(tree, self._shapes, bodies.origins,
                                              bodies.angles, origin, translation,
                                              shape_filter)
         return [RayHit(*self._shape_ref(row), origin + fraction * translation, normal,
                        float(fraction))
                 for row, fraction, normal in zip(rows.tolist(), fractions, normals, strict=True)]
 
-    def _query_ready(self) -> BodyArrays:
-        """The body columns, origins brought up to date with written centres and angles."""
-        bodies = self._bodies.arrays
-        update_origins(bodies)
-        return bodies
-
     def query_tree(self) -> DynamicTree:
         """The tree the queries walk, its leaves brought up to date with the shapes now:
         the broad phase's own when it is a tree, else one the world keeps for queries.
-        Its rows are the rows of :attr:`shapes`."""
+        Its rows are the rows of :attr:`shapes`.
+
+        The shapes' boxes are recomputed only when something moved since the last query
+        (a step, a written centre or angle, a body added or removed), so many queries
+        between two steps cost one update.
+        """
         if isinstance(self._broad_phase, DynamicTree):
             tree = self._broad_phase
         else:
             if self._query_tree is None:
                 self._query_tree = DynamicTree()
             tree = self._query_tree
+        bodies = self._bodies.arrays
+        seen = self._query_seen
+        if (seen is not None and seen[0] is tree and seen[1] == self._step_count
+                and np.array_equal(seen[2], bodies.centers)
+                and np.array_equal(seen[3], bodies.angles)):
+            return tree
+        update_origins(bodies)  # centres or angles may have been written since the step
         count = self._shapes.count
         boxes, _, _ = self._stage_buffers(count)
-        bodies = self._bodies.arrays
         shape_aabbs(self._shapes.arrays, bodies.origins, bodies.angles,
                     self._zero_margins[:count], boxes.lower, boxes.upper)
         tree.update(boxes)
+        self._query_seen = (tree, self._step_count, bodies.centers.copy(),
+                            bodies.angles.copy())
         return tree
 
     def _shape_ref(self, row: int) -> ShapeRef:

@@ -4,19 +4,12 @@ at construction and a static body's ``awake``."""
 
 from __future__ import annotations
 
+from fuzz_joint_api import _pair  # a static pin and a ball beside it
 from fuzz_support import Case
 
 import physbook as pb
 
 DT = 1.0 / 60.0
-
-
-def _pair():
-    """A world with a static pin and a ball beside it."""
-    world = pb.World()
-    pin = world.add_body(pb.Circle(0.1), position=(0.0, 0.0), kind="static")
-    ball = world.add_body(pb.Circle(0.2), position=(1.0, 0.0))
-    return world, pin, ball
 
 
 #: One valid joint of each kind between the pin and the ball of :func:`_pair`.

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from physbook._jit import njit
+from physbook.geometry.shape_table import vertex_extent
 from physbook.kinds import CIRCLE
 from physbook.vecmath.kernels import rotate, rotate_inverse
 
@@ -165,16 +166,8 @@ def shapes_overlapping_box(shapes, origins, angles, rows, low_x, low_y, high_x, 
                 found += 1
             continue
         # The box's axes: the polygon's world extent against the box.
-        poly_low_x = np.inf
-        poly_low_y = np.inf
-        poly_high_x = -np.inf
-        poly_high_y = -np.inf
-        for k in range(start, start + vertex_count[s]):
-            vx, vy = rotate(cosine, sine, vertices[k, 0], vertices[k, 1])
-            poly_low_x = min(poly_low_x, vx + origins[b, 0])
-            poly_low_y = min(poly_low_y, vy + origins[b, 1])
-            poly_high_x = max(poly_high_x, vx + origins[b, 0])
-            poly_high_y = max(poly_high_y, vy + origins[b, 1])
+        poly_low_x, poly_low_y, poly_high_x, poly_high_y = vertex_extent(
+            vertices, start, vertex_count[s], cosine, sine, origins[b, 0], origins[b, 1])
         if (poly_low_x > high_x or low_x > poly_high_x or poly_low_y > high_y
                 or low_y > poly_high_y):
             continue

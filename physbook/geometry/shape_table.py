@@ -277,6 +277,25 @@ def _check_rows(body, vertex_start, vertex_count, vertices, origins, angles, mar
 
 
 @njit
+def vertex_extent(vertices, start, count, cosine, sine, origin_x, origin_y):
+    """The world box (low_x, low_y, high_x, high_y) of ``count`` vertices from ``start``,
+    in body coordinates, of a body at (origin_x, origin_y) turned by (cos θ, sin θ)."""
+    low_x = np.inf
+    low_y = np.inf
+    high_x = -np.inf
+    high_y = -np.inf
+    for k in range(start, start + count):
+        x, y = rotate(cosine, sine, vertices[k, 0], vertices[k, 1])
+        x += origin_x
+        y += origin_y
+        low_x = min(low_x, x)
+        low_y = min(low_y, y)
+        high_x = max(high_x, x)
+        high_y = max(high_y, y)
+    return low_x, low_y, high_x, high_y
+
+
+@njit
 def shape_aabbs(shapes, origins, angles, margins, lower, upper):
     """Fill ``lower``/``upper`` (S, 2) with the world AABB of every shape (m), each grown by
     its ``margins[s]`` on every side.
@@ -295,19 +314,9 @@ def shape_aabbs(shapes, origins, angles, margins, lower, upper):
         b = body[s]
         cosine = np.cos(angles[b])
         sine = np.sin(angles[b])
-        start = vertex_start[s]
-        low_x = np.inf
-        low_y = np.inf
-        high_x = -np.inf
-        high_y = -np.inf
-        for k in range(start, start + vertex_count[s]):
-            x, y = rotate(cosine, sine, vertices[k, 0], vertices[k, 1])
-            x += origins[b, 0]
-            y += origins[b, 1]
-            low_x = min(low_x, x)
-            low_y = min(low_y, y)
-            high_x = max(high_x, x)
-            high_y = max(high_y, y)
+        low_x, low_y, high_x, high_y = vertex_extent(
+            vertices, vertex_start[s], vertex_count[s], cosine, sine, origins[b, 0],
+            origins[b, 1])
         r = (radius[s] if kind[s] == CIRCLE else 0.0) + margins[s]
         lower[s, 0] = low_x - r
         lower[s, 1] = low_y - r
