@@ -27,6 +27,7 @@ from physbook.constants import (
     SLEEP_LINEAR_SPEED,
     TIME_TO_SLEEP,
 )
+from physbook.continuous import stop_fast_bodies
 from physbook.dynamics.body import Body, rotated
 from physbook.dynamics.body_table import BodyArrays, BodyTable
 from physbook.dynamics.contact_table import ContactTable
@@ -168,6 +169,7 @@ class World:
     awake = ColumnView("(N,) bool: the body moves in the next step (false when asleep and "
                        "for static bodies; set Body.awake to change it).")
     sleep_times = ColumnView("(N,) how long each body has been slow enough to sleep (s).")
+    bullets = ColumnView("(N,) bool: continuous against dynamic bodies too (Body.bullet).")
 
     def __init__(self, gravity=DEFAULT_GRAVITY, capacity: int = 16, solver=None,
                  broad_phase=DEFAULT_BROAD_PHASE, sleeping: bool = True):
@@ -180,6 +182,7 @@ class World:
         self._joints = JointTable()
         self._saved_joint_impulses: dict = {}
         self._sleeping = _check.flag(sleeping, "sleeping")
+        self._continuous = True
         self._sleep_linear_speed = SLEEP_LINEAR_SPEED
         self._sleep_angular_speed = SLEEP_ANGULAR_SPEED
         self._time_to_sleep = TIME_TO_SLEEP
@@ -280,6 +283,10 @@ class World:
             else:
                 self._solver.step(contacts, bodies, self._gravity, dt)
         self._undo_if_not_finite(bodies, dt)
+        # Continuous collision (chapter 13): a fast body is put back at its time of impact.
+        if self._continuous and stop_fast_bodies(self, self._snapshot.column("centers"),
+                                                 self._snapshot.column("angles")):
+            update_origins(bodies)
         if self._sleeping:  # islands at rest long enough fall asleep
             update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
                            bodies.angular_velocities, contacts.bodies, joints.bodies, dt,
@@ -480,6 +487,18 @@ class World:
         """Every joint column (:class:`~physbook.dynamics.joint_table.JointColumns`), as
         the solver receives them."""
         return self._joints.arrays
+
+    # --- continuous collision (chapter 13) ----------------------------------------------
+
+    @property
+    def continuous(self) -> bool:
+        """Whether fast bodies are stopped at their time of impact against static bodies
+        (and bullets against dynamic ones too); on by default."""
+        return self._continuous
+
+    @continuous.setter
+    def continuous(self, value) -> None:
+        self._continuous = _check.flag(value, "continuous")
 
     # --- sleep (chapter 11) ------------------------------------------------------------
 

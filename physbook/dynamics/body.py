@@ -246,6 +246,19 @@ class Body:
         bodies, row = self._row()
         bodies.gravity_scales[row] = value
 
+    @property
+    def bullet(self) -> bool:
+        """A bullet is stopped at its time of impact against dynamic bodies too, not only
+        static ones (chapter 13); for small, fast bodies such as projectiles."""
+        bodies, row = self._row()
+        return bool(bodies.bullets[row])
+
+    @bullet.setter
+    def bullet(self, value) -> None:
+        value = _check.flag(value, "bullet")
+        bodies, row = self._row()
+        bodies.bullets[row] = value
+
     def _shape_rows(self) -> np.ndarray:
         """Rows of this body's shapes in the world's shape table."""
         _, row = self._row()

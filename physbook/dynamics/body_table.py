@@ -42,6 +42,7 @@ class BodyArrays(NamedTuple):
     sizes: np.ndarray  #: (N,) the body's thinnest shape, 2·area/perimeter (m)
     awake: np.ndarray  #: (N,) bool: moves this step (false when asleep, and for static bodies)
     sleep_times: np.ndarray  #: (N,) how long the body has been slow enough to sleep (s)
+    bullets: np.ndarray  #: (N,) bool: continuous against dynamic bodies too (chapter 13)
 
 
 #: Shape of one row and dtype of each column, in the order of :class:`BodyArrays`.
@@ -67,6 +68,7 @@ _LAYOUT = {
     "sizes": ((), np.float64),
     "awake": ((), np.bool_),
     "sleep_times": ((), np.float64),
+    "bullets": ((), np.bool_),
 }
 assert tuple(_LAYOUT) == BodyArrays._fields
 
