@@ -101,6 +101,11 @@ FAST_FRACTION = 0.5
 #: the next step finds the contact apart rather than overlapping.
 CONTINUOUS_TARGET = 0.0025
 
+#: A shape already touching at the start of a step is swept by its core instead: a circle
+#: of this fraction of its inner radius about its centroid (Box2D v3: a quarter of its
+#: smallest extent).
+CONTINUOUS_CORE_FRACTION = 0.25
+
 # --- broad phase, queries and events (chapter 12) ----------------------------------------
 
 #: Sort and sweep repairs last step's order by insertion sort; one that needs more than
@@ -171,6 +176,10 @@ RESTITUTION_THRESHOLD = 1.0
 
 #: Substeps per step of the soft step solver (Box2D v3: 4).
 SUBSTEPS = 8
+
+#: Shapes closer than this (m), plus the distance their bodies may travel in the step, get a
+#: speculative contact before they touch (Box2D v3: 4 × its 0.005 m linear slop).
+SPECULATIVE_DISTANCE = 0.02
 
 #: Frequency of the soft contact spring (Hz; Box2D v3: 30).
 CONTACT_HERTZ = 70.0

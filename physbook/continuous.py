@@ -1,15 +1,21 @@
 """Chapter 13: continuous collision in the world — fast bodies stopped at their time of
 impact instead of passing through what they hit.
 
-After the solver has moved the bodies, each *fast* dynamic body (one that may have moved
-more than half its thinnest shape's size, :data:`~physbook.constants.FAST_FRACTION`) is
-swept from its pose at the start of the step to its pose now. The tree gives the shapes
-its swept box touches; against each static one (and, for a bullet, each dynamic one, itself
-swept) :func:`~physbook.collision.toi.time_of_impact` finds when they would first touch.
-The body is put back at the earliest such time, a hair short of touching, keeping its
-velocity: the rest of its motion is handled by the next step, whose speculative contact
-then sees the surface (Box2D does the same). A body already touching at the start of the
-step is not stopped by that shape: it is resting on it, and the solver has it.
+After the solver has moved the bodies, each *fast* dynamic body (one whose farthest point
+may have moved more than half its thinnest shape's size, :data:`~physbook.constants.FAST_FRACTION`)
+is swept from its pose at the start of the step to its pose now. The tree gives the shapes
+its swept box touches; against each static one (and, for a bullet, each other body's shape
+as it stands now) :func:`~physbook.collision.toi.advance` finds when they would first come
+within :data:`~physbook.constants.CONTINUOUS_TARGET` of each other. The body is put back at
+the earliest such time, keeping its velocity: the rest of its motion is the next step's,
+whose speculative contact then sees the surface (Box2D does the same). Ordinary fast bodies
+are stopped first, so that bullets meet them where they end.
+
+A shape already within the target at the start of the step is resting on, or sliding
+along, the surface: stopping it there would freeze it. Instead its *core*, a circle a
+quarter of its inner radius about its centroid, is swept (Box2D v3's fallback): the body
+may sink into the surface, which the solver then pushes out of, but its middle never
+crosses it.
 """
 
 from __future__ import annotations
@@ -20,8 +26,13 @@ import numpy as np
 
 from physbook._jit import njit
 from physbook.broadphase.filters import categories_match
-from physbook.collision.toi import FAILED, HIT, sweep, time_of_impact
-from physbook.constants import CONTINUOUS_TARGET, FAST_FRACTION
+from physbook.collision.toi import _FAILED, _HIT, advance, reach, work_arrays
+from physbook.constants import (
+    CONTINUOUS_CORE_FRACTION,
+    CONTINUOUS_TARGET,
+    FAST_FRACTION,
+    TOI_TOLERANCE_FRACTION,
+)
 from physbook.kinds import CIRCLE, DYNAMIC, STATIC
 
 
@@ -49,45 +60,148 @@ def fast_bodies(bodies, start_centers, start_angles, reaches) -> np.ndarray:
                           & (motion > FAST_FRACTION * bodies.sizes))
 
 
-def stop_fast_bodies(world, start_centers, start_angles) -> int:
-    """Put each fast body of ``world`` back at its earliest time of impact this step (see
-    the module docstring); returns how many were stopped."""
-    bodies, table = world.arrays, world.shapes
+@njit
+def shape_core(kind, radius, vertices, normals):
+    """A shape's core for the fallback sweep, as (vertices, normals, radius): a circle of
+    CONTINUOUS_CORE_FRACTION of the shape's inner radius (the circle's own radius; the
+    least distance from a polygon's centroid to its edges) about its centroid."""
+    centroid = np.zeros((1, 2))
+    if kind == CIRCLE:
+        centroid[0] = vertices[0]
+        return centroid, np.zeros((1, 2)), CONTINUOUS_CORE_FRACTION * radius
+    # The area centroid of a polygon: Σ (p_i + p_{i+1})·(p_i × p_{i+1}) / (6·area).
+    twice_area = 0.0
+    n = vertices.shape[0]
+    for i in range(n):
+        j = i + 1 if i + 1 < n else 0
+        cross = vertices[i, 0] * vertices[j, 1] - vertices[j, 0] * vertices[i, 1]
+        twice_area += cross
+        centroid[0, 0] += (vertices[i, 0] + vertices[j, 0]) * cross
+        centroid[0, 1] += (vertices[i, 1] + vertices[j, 1]) * cross
+    centroid /= 3.0 * twice_area
+    inner = math.inf
+    for i in range(n):
+        inner = min(inner, normals[i, 0] * (vertices[i, 0] - centroid[0, 0])
+                    + normals[i, 1] * (vertices[i, 1] - centroid[0, 1]))
+    return centroid, np.zeros((1, 2)), CONTINUOUS_CORE_FRACTION * inner
+
+
+@njit
+def _packed(centers, angles, local_centers, start_centers, start_angles, b):
+    """Body b's sweep from its start pose to its pose now, packed for the kernels."""
+    return np.array([start_centers[b, 0], start_centers[b, 1], centers[b, 0], centers[b, 1],
+                     start_angles[b], angles[b], local_centers[b, 0], local_centers[b, 1]])
+
+
+@njit
+def _held(joined, a, b):
+    """Whether bodies a and b are held by a joint that keeps them from colliding."""
+    key = (min(a, b) << 32) + max(a, b)
+    at = np.searchsorted(joined, key)
+    return at < joined.shape[0] and joined[at] == key
+
+
+@njit
+def _may_stop(kinds, bullets, category, mask, group, sensor, joined, row, mine, other,
+              other_body):
+    """Whether shape ``other`` can stop shape ``mine`` of the fast body ``row``."""
+    if other_body == row or sensor[other] or sensor[mine] or bullets[other_body]:
+        return False
+    if kinds[other_body] != STATIC and not bullets[row]:
+        return False
+    if not categories_match(category[mine], mask[mine], group[mine], category[other],
+                            mask[other], group[other]):
+        return False
+    return not _held(joined, row, other_body)
+
+
+@njit
+def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, candidates,
+                    shape_order, shape_offsets, category, mask, group, sensor, joined, work):
+    """Put each body of ``fast`` (rows, ordinary bodies first) back at its earliest time of
+    impact with the shapes ``candidates[queries == k]`` its swept box touches (k its index
+    in ``fast``); ``shape_order[shape_offsets[b]:shape_offsets[b + 1]]`` are body b's
+    shapes. Returns how many bodies were stopped."""
+    _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
+    centers, angles, local_centers = bodies.centers, bodies.angles, bodies.local_centers
+    kinds, bullets = bodies.kinds, bodies.bullets
+    stopped = 0
+    at = 0
+    for k in range(fast.shape[0]):
+        row = fast[k]
+        motion = _packed(centers, angles, local_centers, start_centers, start_angles, row)
+        turn = abs(motion[5] - motion[4])
+        travel = math.hypot(motion[2] - motion[0], motion[3] - motion[1])
+        first = 1.0
+        while at < queries.shape[0] and queries[at] == k:
+            other = candidates[at]
+            at += 1
+            other_body = body[other]
+            # The other body stands where it is now: its sweep is still.
+            still = _packed(centers, angles, local_centers, centers, angles, other_body)
+            other_start = vertex_start[other]
+            other_end = other_start + vertex_count[other]
+            other_shape = (vertices[other_start:other_end], normals[other_start:other_end],
+                           radius[other])
+            other_reach = reach(other_shape[0], other_shape[2], local_centers[other_body])
+            for slot in range(shape_offsets[row], shape_offsets[row + 1]):
+                mine = shape_order[slot]
+                if not _may_stop(kinds, bullets, category, mask, group, sensor, joined, row,
+                                 mine, other, other_body):
+                    continue
+                start = vertex_start[mine]
+                end = start + vertex_count[mine]
+                my_shape = (vertices[start:end], normals[start:end], radius[mine])
+                my_reach = reach(my_shape[0], my_shape[2], local_centers[row])
+                bound = travel + turn * my_reach
+                tolerance = TOI_TOLERANCE_FRACTION * max(my_reach, other_reach)
+                state, fraction, _ = advance(my_shape, motion, other_shape, still, first,
+                                             CONTINUOUS_TARGET, tolerance, bound, work)
+                if fraction == 0.0 and state != _FAILED:
+                    # Touching already: sweep the core instead (see the module docstring).
+                    centroid, unused, core_radius = shape_core(kind[mine], radius[mine],
+                                                               my_shape[0], my_shape[1])
+                    bound = travel + turn * reach(centroid, core_radius, local_centers[row])
+                    state, fraction, _ = advance((centroid, unused, core_radius), motion,
+                                                 other_shape, still, first,
+                                                 CONTINUOUS_TARGET, tolerance, bound, work)
+                if (state == _HIT or state == _FAILED) and 0.0 < fraction < first:
+                    first = fraction
+        if first < 1.0:
+            centers[row, 0] = motion[0] + first * (motion[2] - motion[0])
+            centers[row, 1] = motion[1] + first * (motion[3] - motion[1])
+            angles[row] = motion[4] + first * (motion[5] - motion[4])
+            stopped += 1
+    return stopped
+
+
+def stop_fast_bodies(bodies, table, joined, start_centers, start_angles, tree_of) -> int:
+    """Put each fast body back at its earliest time of impact this step (see the module
+    docstring); returns how many were stopped.
+
+    ``bodies`` and ``table`` are a world's body columns and shape table, ``joined`` the
+    sorted keys of bodies a joint keeps from colliding, ``start_centers`` and
+    ``start_angles`` the poses at the start of the step, and ``tree_of(moving)`` gives a
+    tree of the shapes whose leaves hold the static shapes (``moving`` False) or every
+    shape as it is now (True).
+    """
     shapes, filters = table.arrays, table.filters
     reaches = body_reaches(shapes, bodies.local_centers, len(bodies.kinds))
     fast = fast_bodies(bodies, start_centers, start_angles, reaches)
     if not len(fast):
         return 0
-    tree = world.query_tree()
-    stopped = 0
-    for row in fast.tolist():
-        motion = sweep(start_centers[row], bodies.centers[row], start_angles[row],
-                       bodies.angles[row], bodies.local_centers[row])
-        low = np.minimum(start_centers[row], bodies.centers[row]) - reaches[row]
-        high = np.maximum(start_centers[row], bodies.centers[row]) + reaches[row]
-        first = 1.0
-        own = np.flatnonzero(shapes.body == row)
-        for other in tree.query(low, high).tolist():
-            other_body = int(shapes.body[other])
-            if other_body == row or filters.sensor[other]:
-                continue
-            kind = bodies.kinds[other_body]
-            if kind != STATIC and not (bodies.bullets[row] and kind == DYNAMIC):
-                continue
-            other_motion = sweep(start_centers[other_body], bodies.centers[other_body],
-                                 start_angles[other_body], bodies.angles[other_body],
-                                 bodies.local_centers[other_body])
-            for mine in own.tolist():
-                if filters.sensor[mine] or not categories_match(
-                        filters.category[mine], filters.mask[mine], filters.group[mine],
-                        filters.category[other], filters.mask[other], filters.group[other]):
-                    continue
-                result = time_of_impact(table.shape(mine), motion, table.shape(other),
-                                        other_motion, t_max=first, target=CONTINUOUS_TARGET)
-                if result.state in (HIT, FAILED) and 0.0 < result.fraction < first:
-                    first = result.fraction
-        if first < 1.0:
-            bodies.centers[row] = motion.c0 + first * (motion.c1 - motion.c0)
-            bodies.angles[row] = motion.a0 + first * (motion.a1 - motion.a0)
-            stopped += 1
-    return stopped
+    fast = fast[np.argsort(bodies.bullets[fast], kind="stable")]  # bullets last
+    # The box each fast body sweeps: both ends, grown by its reach.
+    ends = np.stack([start_centers[fast], bodies.centers[fast]])
+    lowers = ends.min(axis=0) - reaches[fast, None]
+    uppers = ends.max(axis=0) + reaches[fast, None]
+    tree = tree_of(bool(bodies.bullets[fast[-1]]))
+    queries, candidates = tree.query_many(lowers, uppers)
+    if not len(candidates):
+        return 0
+    shape_order = np.argsort(shapes.body, kind="stable")
+    shape_offsets = np.searchsorted(shapes.body[shape_order], np.arange(len(bodies.kinds) + 1))
+    work = work_arrays(int(shapes.vertex_count.max()))
+    return stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries,
+                           candidates, shape_order, shape_offsets, filters.category,
+                           filters.mask, filters.group, filters.sensor, joined, work)

@@ -284,8 +284,10 @@ class World:
                 self._solver.step(contacts, bodies, self._gravity, dt)
         self._undo_if_not_finite(bodies, dt)
         # Continuous collision (chapter 13): a fast body is put back at its time of impact.
-        if self._continuous and stop_fast_bodies(self, self._snapshot.column("centers"),
-                                                 self._snapshot.column("angles")):
+        if self._continuous and stop_fast_bodies(
+                bodies, self._shapes, self._joints.joined_pairs(),
+                self._snapshot.column("centers"), self._snapshot.column("angles"),
+                self._continuous_tree):
             update_origins(bodies)
         if self._sleeping:  # islands at rest long enough fall asleep
             update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
@@ -802,6 +804,14 @@ class World:
         self._query_seen = (tree, self._step_count, bodies.centers.copy(),
                             bodies.angles.copy())
         return tree
+
+    def _continuous_tree(self, moving: bool) -> DynamicTree:
+        """A tree for continuous collision: the broad phase's own, as this step's pairs left
+        it, when it is a tree and only static shapes are asked for (they have not moved);
+        else the query tree brought up to date."""
+        if not moving and isinstance(self._broad_phase, DynamicTree):
+            return self._broad_phase
+        return self.query_tree()
 
     def _shape_ref(self, row: int) -> ShapeRef:
         shapes = self._shapes.arrays

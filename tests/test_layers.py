@@ -30,6 +30,7 @@ LAYER_OF_PREFIX = {
     "physbook.recording": "world",
     "physbook.queries": "world",
     "physbook.events": "world",
+    "physbook.continuous": "world",
     "physbook.scenes": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",

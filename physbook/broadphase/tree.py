@@ -359,6 +359,26 @@ def _overlapping_leaves(lower, upper, child1, child2, height, row, root, low_x, 
 
 
 @njit
+def _overlapping_many(nodes, root, lowers, uppers, stack):
+    """For each query box k, the rows whose fat boxes overlap it: (query index, row)."""
+    queries = np.empty(16, np.int64)
+    rows = np.empty(16, np.int64)
+    found = 0
+    for k in range(lowers.shape[0]):
+        start = found
+        rows, found = _overlapping_leaves(nodes.lower, nodes.upper, nodes.child1,
+                                          nodes.child2, nodes.height, nodes.row, root,
+                                          lowers[k, 0], lowers[k, 1], uppers[k, 0],
+                                          uppers[k, 1], stack, rows, found)
+        if found > queries.shape[0]:
+            longer = np.empty(max(found, 2 * queries.shape[0]), np.int64)
+            longer[:start] = queries[:start]
+            queries = longer
+        queries[start:found] = k
+    return queries[:found], rows[:found]
+
+
+@njit
 def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
     """The rows whose fat boxes overlap, as sorted keys ``a·2³² + b`` (a < b): last step's
     keys between unmoved rows, and the tree queried with each moved row's fat box."""
@@ -632,6 +652,21 @@ class DynamicTree:
                                          nodes.height, nodes.row, root, lower[0], lower[1],
                                          upper[0], upper[1], stack, np.empty(16, np.int64), 0)
         return np.sort(out[:found])
+
+    def query_many(self, lowers, uppers) -> tuple[np.ndarray, np.ndarray]:
+        """For K boxes at once ((K, 2) ``lowers`` and ``uppers``): (query index, row) of
+        every row whose fat box overlaps box k, in one compiled call."""
+        lowers = _check.finite_array(lowers, "lowers")
+        uppers = _check.finite_array(uppers, "uppers")
+        if lowers.ndim != 2 or lowers.shape[1:] != (2,) or uppers.shape != lowers.shape:
+            raise ValueError(f"lowers and uppers must both have shape (K, 2), got "
+                             f"{lowers.shape} and {uppers.shape}")
+        if np.any(lowers > uppers):
+            raise ValueError("lowers must not exceed uppers")
+        root = int(self._state[_ROOT])
+        stack = np.empty(2 * (int(self._nodes.height[root]) + 2) if root != _NULL else 2,
+                         np.int64)
+        return _overlapping_many(self._nodes, root, lowers, uppers, stack)
 
     def segment_query(self, origin, translation) -> tuple[np.ndarray, np.ndarray]:
         """Rows whose fat boxes the segment from ``origin`` along ``translation`` crosses

@@ -6,7 +6,7 @@ step (Box2D's b2Sweep). The shape is carried by the body, so at fraction t a poi
 body (body coordinates) is at c(t) + R(a(t))·(p − local_center).
 
 :func:`time_of_impact` finds the first t at which the shapes come within ``target`` of each
-other by *conservative advancement*: at the current t the GJK distance d is known, and no
+other by *conservative advancement*: at the current t the distance d is known, and no
 point of either shape moves faster, relative to the other, than
 
     bound = |Δc_B − Δc_A| + |Δa_A|·r_A + |Δa_B|·r_B   (per unit of t),
@@ -14,8 +14,14 @@ point of either shape moves faster, relative to the other, than
 with r the farthest point of each shape from its body's centre of mass. So the shapes cannot
 come closer than ``target`` before t + (d − target)/bound, and t may jump there safely. Each
 jump is safe, none overshoots, and near contact d shrinks geometrically; the iterations are
-capped, and a pair that has not converged by then is finished by bisection on "apart by more
-than ``target``", which needs only that sign.
+capped, and a pair that has not converged by then is finished by sampling the rest of the
+step and bisecting on "apart by more than ``target``", which needs only that sign.
+
+The distance is :func:`convex_distance`: for two convex shapes it is exact and needs no
+iteration (the separating axis test of chapter 7 says whether they overlap; if not, the
+closest points are a vertex of one and an edge of the other). It agrees with chapter 8's
+GJK distance, which the tests use as its oracle, and it compiles, so the world can call it
+for every fast body every step.
 """
 
 from __future__ import annotations
@@ -26,13 +32,16 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook.collision.gjk import distance
+from physbook._jit import njit
 from physbook.constants import TOI_MAX_ITERATIONS, TOI_TOLERANCE_FRACTION
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
 
 #: What :func:`time_of_impact` found.
 HIT, SEPARATED, OVERLAPPED, FAILED = "hit", "separated", "overlapped", "failed"
+#: The same states as the compiled kernels return them, by code.
+STATES = (HIT, SEPARATED, OVERLAPPED, FAILED)
+_HIT, _SEPARATED, _OVERLAPPED, _FAILED = range(4)
 
 
 class Sweep(NamedTuple):
@@ -54,6 +63,10 @@ class Sweep(NamedTuple):
         return Transform(center - np.array([cosine * x - sine * y, sine * x + cosine * y]),
                          angle)
 
+    def packed(self) -> np.ndarray:
+        """The sweep as the compiled kernels take it: (c0x, c0y, c1x, c1y, a0, a1, lcx, lcy)."""
+        return np.array([*self.c0, *self.c1, self.a0, self.a1, *self.local_center])
+
 
 def sweep(c0, c1, a0: float = 0.0, a1: float = 0.0, local_center=(0.0, 0.0)) -> Sweep:
     """A checked :class:`Sweep`."""
@@ -72,11 +85,187 @@ class ToiResult(NamedTuple):
     iterations: int
 
 
-def _reach(shape, local_center: np.ndarray) -> float:
-    """The farthest any point of ``shape`` lies from the centre of mass (m)."""
+# --- the distance between two convex shapes ------------------------------------------------
+
+
+@njit
+def _posed(local, normals, motion, t, points, turned):
+    """The shape's vertices and edge normals at fraction t of the sweep ``motion`` (packed):
+    p = c(t) + R(a(t))·(p_local − local_center), n = R(a(t))·n_local."""
+    angle = (1.0 - t) * motion[4] + t * motion[5]
+    cx = (1.0 - t) * motion[0] + t * motion[2]
+    cy = (1.0 - t) * motion[1] + t * motion[3]
+    cosine = math.cos(angle)
+    sine = math.sin(angle)
+    for k in range(local.shape[0]):
+        x = local[k, 0] - motion[6]
+        y = local[k, 1] - motion[7]
+        points[k, 0] = cx + cosine * x - sine * y
+        points[k, 1] = cy + sine * x + cosine * y
+        turned[k, 0] = cosine * normals[k, 0] - sine * normals[k, 1]
+        turned[k, 1] = sine * normals[k, 0] + cosine * normals[k, 1]
+
+
+@njit
+def _point_segment(px, py, ax, ay, bx, by):
+    """Distance (m) from the point p to the segment ab."""
+    ex = bx - ax
+    ey = by - ay
+    length_squared = ex * ex + ey * ey
+    u = 0.0
+    if length_squared > 0.0:
+        u = min(max(((px - ax) * ex + (py - ay) * ey) / length_squared, 0.0), 1.0)
+    dx = px - ax - u * ex
+    dy = py - ay - u * ey
+    return math.sqrt(dx * dx + dy * dy)
+
+
+@njit
+def _separation(points_a, normals_a, points_b):
+    """The largest separation of ``points_b`` from the polygon a along a's edge normals
+    (m): max_i min_j n_i·(q_j − p_i). Positive only if an edge of a separates them."""
+    best = -math.inf
+    for i in range(points_a.shape[0]):
+        nearest = math.inf
+        for j in range(points_b.shape[0]):
+            nearest = min(nearest, normals_a[i, 0] * (points_b[j, 0] - points_a[i, 0])
+                          + normals_a[i, 1] * (points_b[j, 1] - points_a[i, 1]))
+        best = max(best, nearest)
+    return best
+
+
+@njit
+def _vertex_edge(points_a, points_b):
+    """The shortest distance from a vertex of a to an edge of the polygon b (m)."""
+    best = math.inf
+    n = points_b.shape[0]
+    for j in range(points_a.shape[0]):
+        for i in range(n):
+            k = i + 1 if i + 1 < n else 0
+            best = min(best, _point_segment(points_a[j, 0], points_a[j, 1], points_b[i, 0],
+                                            points_b[i, 1], points_b[k, 0], points_b[k, 1]))
+    return best
+
+
+@njit
+def convex_distance(points_a, normals_a, radius_a, points_b, normals_b, radius_b):
+    """The distance between two convex shapes in world coordinates (m, 0 if they overlap).
+
+    A shape is its *core* — a convex polygon's counter-clockwise vertices and outward edge
+    normals, or a circle's single centre — grown by its radius. The cores overlap unless an
+    edge normal of one separates them (the separating axis test: in 2D the edge normals of
+    both are the only axes to try). If they are apart, their closest points are a vertex of
+    one and a point on an edge of the other, so the core distance is the least vertex–edge
+    distance; the shapes' distance is that less both radii.
+    """
+    count_a = points_a.shape[0]
+    count_b = points_b.shape[0]
+    if count_a == 1 and count_b == 1:
+        core = math.hypot(points_b[0, 0] - points_a[0, 0], points_b[0, 1] - points_a[0, 1])
+    else:
+        separation = -math.inf
+        if count_a > 1:
+            separation = max(separation, _separation(points_a, normals_a, points_b))
+        if count_b > 1:
+            separation = max(separation, _separation(points_b, normals_b, points_a))
+        if separation <= 0.0:
+            return 0.0
+        core = math.inf
+        if count_b > 1:
+            core = min(core, _vertex_edge(points_a, points_b))
+        if count_a > 1:
+            core = min(core, _vertex_edge(points_b, points_a))
+    return max(core - radius_a - radius_b, 0.0)
+
+
+# --- conservative advancement -----------------------------------------------------------
+
+
+@njit
+def reach(local, radius, local_center):
+    """The farthest any point of the shape lies from the centre of mass (m)."""
+    farthest = 0.0
+    for k in range(local.shape[0]):
+        farthest = max(farthest, math.hypot(local[k, 0] - local_center[0],
+                                            local[k, 1] - local_center[1]))
+    return farthest + radius
+
+
+@njit
+def _gap(shape_a, motion_a, shape_b, motion_b, t, work):
+    """The distance between the shapes at fraction t of their sweeps (m)."""
+    local_a, normals_a, radius_a = shape_a
+    local_b, normals_b, radius_b = shape_b
+    points_a, turned_a, points_b, turned_b = work
+    count_a = local_a.shape[0]
+    count_b = local_b.shape[0]
+    _posed(local_a, normals_a, motion_a, t, points_a[:count_a], turned_a[:count_a])
+    _posed(local_b, normals_b, motion_b, t, points_b[:count_b], turned_b[:count_b])
+    return convex_distance(points_a[:count_a], turned_a[:count_a], radius_a,
+                           points_b[:count_b], turned_b[:count_b], radius_b)
+
+
+@njit
+def advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance, bound, work):
+    """Conservative advancement (see the module docstring): returns (state code, fraction,
+    iterations). ``shape_a`` and ``shape_b`` are (local vertices, local normals, radius),
+    the motions packed sweeps, ``bound`` the bound on approach speed per unit of t, and
+    ``work`` four (n, 2) arrays at least as long as either shape's vertex count."""
+    t = 0.0
+    d = _gap(shape_a, motion_a, shape_b, motion_b, t, work)
+    if d <= target:
+        return (_OVERLAPPED if d == 0.0 else _HIT), 0.0, 0
+    for iteration in range(1, TOI_MAX_ITERATIONS + 1):
+        if d <= target + tolerance:
+            return _HIT, t, iteration - 1
+        # No point comes closer by more than bound·Δt: no contact before t_next.
+        t_next = t + (d - target) / bound if bound > 0.0 else math.inf
+        if t_next >= t_max:
+            return _SEPARATED, t_max, iteration
+        t = t_next
+        d = _gap(shape_a, motion_a, shape_b, motion_b, t, work)
+        if d <= target:  # only rounding can bring it here: the jump was safe
+            return _HIT, t, iteration
+    # Not converged (a grazing approach creeps): look for a sample of the rest of the step
+    # within reach of the target, then bisect between the last safe t and it.
+    low = t
+    high = t_max
+    found = False
+    for k in range(1, TOI_MAX_ITERATIONS + 1):
+        high = t + (t_max - t) * k / TOI_MAX_ITERATIONS
+        if _gap(shape_a, motion_a, shape_b, motion_b, high, work) <= target + tolerance:
+            found = True
+            break
+        low = high
+    if not found:
+        # Apart at every sample: a contact, if any, is shorter than a sample. The last
+        # safe fraction is still safe.
+        return _FAILED, t, 2 * TOI_MAX_ITERATIONS
+    halvings = 0
+    while (high - low) * bound > tolerance and halvings < TOI_MAX_ITERATIONS:
+        middle = 0.5 * (low + high)
+        if _gap(shape_a, motion_a, shape_b, motion_b, middle, work) > target + tolerance:
+            low = middle
+        else:
+            high = middle
+        halvings += 1
+    return _HIT, low, 2 * TOI_MAX_ITERATIONS + halvings
+
+
+def work_arrays(vertices: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch for :func:`advance` with shapes of up to ``vertices`` vertices."""
+    return tuple(np.empty((max(vertices, 1), 2)) for _ in range(4))
+
+
+# --- the public function ---------------------------------------------------------------
+
+
+def core(shape) -> tuple[np.ndarray, np.ndarray, float]:
+    """A shape as the kernels take it: (vertices, edge normals, radius), body coordinates;
+    a circle is its centre (one vertex, one unused normal) and its radius."""
     if isinstance(shape, Circle):
-        return float(np.hypot(*(shape.center - local_center))) + shape.radius
-    return float(np.max(np.hypot(*(shape.vertices - local_center).T)))
+        return shape.center[None, :].copy(), np.zeros((1, 2)), float(shape.radius)
+    return np.array(shape.vertices), np.array(shape.normals), 0.0
 
 
 def _checked_sweep(value, name: str) -> Sweep:
@@ -93,6 +282,13 @@ def _checked_sweep(value, name: str) -> Sweep:
             raise ValueError(f"{name}.{field} must be a finite number of radians")
     return Sweep(np.asarray(value.c0, float), np.asarray(value.c1, float), float(value.a0),
                  float(value.a1), np.asarray(value.local_center, float))
+
+
+def approach_bound(reach_a: float, sweep_a: Sweep, reach_b: float, sweep_b: Sweep) -> float:
+    """How fast the shapes may approach, per unit of t (m):
+    |Δc_B − Δc_A| + |Δa_A|·r_A + |Δa_B|·r_B."""
+    return (float(np.hypot(*((sweep_b.c1 - sweep_b.c0) - (sweep_a.c1 - sweep_a.c0))))
+            + abs(sweep_a.a1 - sweep_a.a0) * reach_a + abs(sweep_b.a1 - sweep_b.a0) * reach_b)
 
 
 def time_of_impact(shape_a, sweep_a: Sweep, shape_b, sweep_b: Sweep, t_max: float = 1.0,
@@ -112,50 +308,36 @@ def time_of_impact(shape_a, sweep_a: Sweep, shape_b, sweep_b: Sweep, t_max: floa
     if t_max > 1.0:
         raise ValueError(f"t_max must be at most 1 (a fraction of the step), got {t_max}")
     target = _check.non_negative_scalar(target, "target")
-    reach_a = _reach(shape_a, sweep_a.local_center)
-    reach_b = _reach(shape_b, sweep_b.local_center)
+    core_a, core_b = core(shape_a), core(shape_b)
+    reach_a = reach(core_a[0], core_a[2], sweep_a.local_center)
+    reach_b = reach(core_b[0], core_b[2], sweep_b.local_center)
     if tolerance is None:
         tolerance = TOI_TOLERANCE_FRACTION * max(reach_a, reach_b)
     tolerance = _check.positive_scalar(tolerance, "tolerance")
-    # The bound on the approach speed, per unit of t.
-    bound = (float(np.hypot(*((sweep_b.c1 - sweep_b.c0) - (sweep_a.c1 - sweep_a.c0))))
-             + abs(sweep_a.a1 - sweep_a.a0) * reach_a + abs(sweep_b.a1 - sweep_b.a0) * reach_b)
+    bound = approach_bound(reach_a, sweep_a, reach_b, sweep_b)
+    if not math.isfinite(bound):
+        raise ValueError("the sweeps move too far for a float: the bound on approach, "
+                         f"{bound}, is not finite")
+    work = work_arrays(max(len(core_a[0]), len(core_b[0])))
+    state, fraction, iterations = advance(core_a, sweep_a.packed(), core_b, sweep_b.packed(),
+                                          t_max, target, tolerance, bound, work)
+    return ToiResult(STATES[state], float(fraction), int(iterations))
 
-    def gap(t: float) -> float:
-        return distance(shape_a, sweep_a.transform(t), shape_b, sweep_b.transform(t)).distance
 
-    t = 0.0
-    d = gap(t)
-    if d <= target:
-        return ToiResult(OVERLAPPED if d == 0.0 else HIT, 0.0, 0)
-    for iteration in range(1, TOI_MAX_ITERATIONS + 1):
-        if d <= target + tolerance:
-            return ToiResult(HIT, t, iteration - 1)
-        # No point comes closer by more than bound·Δt: no contact before t_next.
-        t_next = t + (d - target) / bound if bound > 0.0 else math.inf
-        if t_next >= t_max:
-            return ToiResult(SEPARATED, t_max, iteration)
-        t = t_next
-        d = gap(t)
-        if d <= target:  # only rounding can bring it here: the jump was safe
-            return ToiResult(HIT, t, iteration)
-    # Not converged (a grazing approach creeps): look for a sample of the rest of the step
-    # within reach of the target, then bisect between the last safe t and it.
-    low = t
-    for high in np.linspace(t, t_max, TOI_MAX_ITERATIONS + 1)[1:]:
-        if gap(high) <= target + tolerance:
-            break
-        low = high
-    else:
-        # Apart at every sample: a contact, if any, is shorter than a sample. The last
-        # safe fraction is still safe.
-        return ToiResult(FAILED, t, 2 * TOI_MAX_ITERATIONS)
-    halvings = 0
-    while (high - low) * bound > tolerance and halvings < TOI_MAX_ITERATIONS:
-        middle = 0.5 * (low + high)
-        if gap(middle) > target + tolerance:
-            low = middle
-        else:
-            high = middle
-        halvings += 1
-    return ToiResult(HIT, low, 2 * TOI_MAX_ITERATIONS + halvings)
+def shape_distance(shape_a, transform_a, shape_b, transform_b) -> float:
+    """The distance (m) between two shapes placed by transforms (origin, angle): the
+    compiled :func:`convex_distance` behind :func:`time_of_impact`."""
+    gaps = []
+    for name, shape, transform in (("shape_a", shape_a, transform_a),
+                                   ("shape_b", shape_b, transform_b)):
+        _check.instance(shape, name, (Circle, Polygon), "a Circle or a Polygon")
+        _check.instance(transform, f"transform_{name[-1]}", Transform, "a Transform")
+        vertices, normals, radius = core(shape)
+        motion = Sweep(np.asarray(transform.position, float), np.asarray(transform.position,
+                       float), float(transform.angle), float(transform.angle), np.zeros(2))
+        points, turned = np.empty_like(vertices), np.empty_like(normals)
+        _posed(vertices, normals, motion.packed(), 0.0, points, turned)
+        gaps.append((points, turned, radius))
+    (points_a, normals_a, radius_a), (points_b, normals_b, radius_b) = gaps
+    return float(convex_distance(points_a, normals_a, radius_a, points_b, normals_b,
+                                 radius_b))

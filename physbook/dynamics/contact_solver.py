@@ -295,10 +295,18 @@ def solve_friction(velocities, angular_velocities, inverse_masses, inverse_inert
 def set_targets(contacts, work, sizes, restitution_threshold, bias_factor, slop, inverse_dt):
     """The normal velocity each point of a rigid solve aims for (m/s).
 
-    v* = max(−e·v_n if v_n < −threshold else 0, β/dt·max(d − slop, 0)): the bounce of
-    Newton's law, or Baumgarte's push-out speed that removes the fraction β of the depth d
-    beyond the slop in one step, whichever is larger (β = ``bias_factor``; 0 turns it off).
-    The slop is :func:`pair_slop` of the pair's body ``sizes``.
+    A touching point (depth d ≥ 0) aims for v* = max(−e·v_n if v_n < −threshold else 0,
+    β/dt·max(d − slop, 0)): the bounce of Newton's law, or Baumgarte's push-out speed that
+    removes the fraction β of the depth beyond the slop in one step, whichever is larger
+    (β = ``bias_factor``; 0 turns it off). The slop is :func:`pair_slop` of the pair's body
+    ``sizes``.
+
+    A point with a gap s = −d > 0 is *speculative* (chapter 13): it aims for v* = −s/dt, so
+    the solver removes only the approach that would close the gap within the step, and
+    nothing from a slower one. A point that will close the gap within the step
+    (v_n·dt < −s) while approaching faster than the threshold bounces at once, v* = −e·v_n,
+    as it would have a moment later (the rest of the step cannot bounce it: its approach
+    speed will have been removed).
     """
     pairs, point_counts, depths, restitutions = (contacts.bodies, contacts.point_counts,
                                                  contacts.depths, contacts.restitutions)
@@ -306,8 +314,13 @@ def set_targets(contacts, work, sizes, restitution_threshold, bias_factor, slop,
     for m in range(point_counts.shape[0]):
         allowed = pair_slop(slop, sizes, pairs[m, 0], pairs[m, 1])
         for k in range(point_counts[m]):
-            bounce = restitution_target(relative_velocities[m, k], restitutions[m],
-                                        restitution_threshold)
+            approach = relative_velocities[m, k]
+            bounce = restitution_target(approach, restitutions[m], restitution_threshold)
+            gap = -depths[m, k]
+            if gap > 0.0:
+                closes = approach + gap * inverse_dt < 0.0
+                targets[m, k] = bounce if closes and bounce > 0.0 else -gap * inverse_dt
+                continue
             push = bias_factor * inverse_dt * max(depths[m, k] - allowed, 0.0)
             targets[m, k] = max(bounce, push)
 

@@ -39,6 +39,7 @@ from physbook.constants import (
     PUSH_OUT_SPEED,
     RESTITUTION_THRESHOLD,
     SOLVER_ITERATIONS,
+    SPECULATIVE_DISTANCE,
     SUBSTEPS,
 )
 from physbook.dynamics.body_table import BodyArrays
@@ -183,9 +184,14 @@ class SequentialImpulseSolver:
     joint_hertz, joint_damping_ratio
         The soft constraint that removes a joint's position error (chapter 11): frequency
         (Hz, > 0, capped at a quarter of the step rate) and damping ratio (≥ 0).
+    speculative_distance
+        Shapes closer than this (m, ≥ 0), plus the distance their bodies can travel in the
+        step, get a contact before they touch, which the solver lets close but not pass
+        (chapter 13); 0 gives contacts only to shapes that touch.
     """
 
     iterations = _Setting(_check.positive_int)
+    speculative_distance = _Setting(_check.non_negative_scalar)
     accumulate = _Setting(_check.flag)
     warm_starting = _Setting(_check.flag)
     position_correction = _Setting(
@@ -198,11 +204,6 @@ class SequentialImpulseSolver:
     joint_hertz = _Setting(_check.positive_scalar)
     joint_damping_ratio = _Setting(_damping_ratio)
 
-    @property
-    def speculative_distance(self) -> float:
-        """0: the rigid solvers take contacts only once shapes touch."""
-        return 0.0
-
     def __init__(self, iterations: int = SOLVER_ITERATIONS, *, accumulate: bool = True,
                  warm_starting: bool = True, position_correction: str = "nonlinear",
                  correction: float = BAUMGARTE_FACTOR, slop: float = LINEAR_SLOP,
@@ -210,8 +211,10 @@ class SequentialImpulseSolver:
                  max_correction: float = MAX_LINEAR_CORRECTION,
                  restitution_threshold: float = RESTITUTION_THRESHOLD,
                  joint_hertz: float = JOINT_HERTZ,
-                 joint_damping_ratio: float = JOINT_DAMPING_RATIO):
+                 joint_damping_ratio: float = JOINT_DAMPING_RATIO,
+                 speculative_distance: float = SPECULATIVE_DISTANCE):
         self.iterations = iterations
+        self.speculative_distance = speculative_distance
         self.accumulate = accumulate
         self.warm_starting = warm_starting
         self.position_correction = position_correction
@@ -233,7 +236,8 @@ class SequentialImpulseSolver:
                 f"max_correction={self.max_correction:g}, "
                 f"restitution_threshold={self.restitution_threshold:g}, "
                 f"joint_hertz={self.joint_hertz:g}, "
-                f"joint_damping_ratio={self.joint_damping_ratio:g}")
+                f"joint_damping_ratio={self.joint_damping_ratio:g}, "
+                f"speculative_distance={self.speculative_distance:g}")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._settings()})"
@@ -275,18 +279,23 @@ class ImpulseSolver(SequentialImpulseSolver):
         jittering between touching and not touching.
     restitution_threshold
         Approach speed (m/s) below which a contact does not bounce (e = 0), ≥ 0.
+    speculative_distance
+        As for :class:`SequentialImpulseSolver` (m, ≥ 0), but 0 by default: chapter 9's
+        method gives contacts only to shapes that touch.
     """
 
     def __init__(self, iterations: int = SOLVER_ITERATIONS,
                  correction_fraction: float = CORRECTION_FRACTION, slop: float = LINEAR_SLOP,
                  restitution_threshold: float = RESTITUTION_THRESHOLD,
                  joint_hertz: float = JOINT_HERTZ,
-                 joint_damping_ratio: float = JOINT_DAMPING_RATIO):
+                 joint_damping_ratio: float = JOINT_DAMPING_RATIO,
+                 speculative_distance: float = 0.0):
         super().__init__(iterations, accumulate=False, warm_starting=False,
                          position_correction=POSITION_CORRECTIONS[PROJECTION],
                          correction=_fraction(correction_fraction, "correction_fraction"),
                          slop=slop, restitution_threshold=restitution_threshold,
-                         joint_hertz=joint_hertz, joint_damping_ratio=joint_damping_ratio)
+                         joint_hertz=joint_hertz, joint_damping_ratio=joint_damping_ratio,
+                         speculative_distance=speculative_distance)
 
     @property
     def correction_fraction(self) -> float:
@@ -299,7 +308,8 @@ class ImpulseSolver(SequentialImpulseSolver):
                 f"correction_fraction={self.correction:g}, slop={self.slop:g}, "
                 f"restitution_threshold={self.restitution_threshold:g}, "
                 f"joint_hertz={self.joint_hertz:g}, "
-                f"joint_damping_ratio={self.joint_damping_ratio:g})")
+                f"joint_damping_ratio={self.joint_damping_ratio:g}, "
+                f"speculative_distance={self.speculative_distance:g})")
 
 
 class SoftStepSolver:
@@ -352,7 +362,8 @@ class SoftStepSolver:
                  contact_hertz: float = CONTACT_HERTZ,
                  damping_ratio: float = CONTACT_DAMPING_RATIO,
                  static_hertz: float | None = None, push_out_speed: float = PUSH_OUT_SPEED,
-                 warm_starting: bool = True, speculative_distance: float = 0.02,
+                 warm_starting: bool = True,
+                 speculative_distance: float = SPECULATIVE_DISTANCE,
                  restitution_threshold: float = RESTITUTION_THRESHOLD,
                  joint_hertz: float = JOINT_HERTZ,
                  joint_damping_ratio: float = JOINT_DAMPING_RATIO):
