@@ -125,6 +125,7 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
     _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
     centers, angles, local_centers = bodies.centers, bodies.angles, bodies.local_centers
     kinds, bullets = bodies.kinds, bodies.bullets
+    no_trace = np.zeros(0)
     stopped = 0
     at = 0
     for k in range(fast.shape[0]):
@@ -156,7 +157,8 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
                 bound = travel + turn * my_reach
                 tolerance = TOI_TOLERANCE_FRACTION * max(my_reach, other_reach)
                 state, fraction, _ = advance(my_shape, motion, other_shape, still, first,
-                                             CONTINUOUS_TARGET, tolerance, bound, work)
+                                             CONTINUOUS_TARGET, tolerance, bound, work,
+                                             no_trace)
                 if fraction == 0.0 and state != _FAILED:
                     # Touching already: sweep the core instead (see the module docstring).
                     centroid, unused, core_radius = shape_core(kind[mine], radius[mine],
@@ -164,7 +166,8 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
                     bound = travel + turn * reach(centroid, core_radius, local_centers[row])
                     state, fraction, _ = advance((centroid, unused, core_radius), motion,
                                                  other_shape, still, first,
-                                                 CONTINUOUS_TARGET, tolerance, bound, work)
+                                                 CONTINUOUS_TARGET, tolerance, bound, work,
+                                                 no_trace)
                 if (state == _HIT or state == _FAILED) and 0.0 < fraction < first:
                     first = fraction
         if first < 1.0:

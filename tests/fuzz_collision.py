@@ -15,7 +15,7 @@ import physbook as pb
 from physbook.broadphase import broad_phase
 from physbook.broadphase.filters import ShapeFilters
 from physbook.broadphase.pairs import ShapeBoxes, canonical_pairs, stage_input
-from physbook.collision import aabb_contacts, features, gjk, sat
+from physbook.collision import aabb_contacts, features, gjk, sat, toi
 from physbook.geometry.shape_table import ShapeTable
 from physbook.scenes import base, quality
 
@@ -217,6 +217,41 @@ BROAD_PHASE = [
 ]
 
 # ----------------------------------------------------------------------------------------
+# Time of impact (chapter 13)
+
+
+def _toi_arguments():
+    return {"shape_a": pb.Circle(0.1), "sweep_a": toi.sweep((0.0, 0.0), (2.0, 0.0)),
+            "shape_b": pb.Polygon.box(0.01, 1.0), "sweep_b": toi.sweep((1.0, 0.0), (1.0, 0.0))}
+
+
+def _toi_case(argument: str):
+    def call(bad):
+        return toi.time_of_impact(**{**_toi_arguments(), argument: bad})
+    return Case("time_of_impact", argument, call)
+
+
+def _sweep_case(argument: str):
+    def call(bad):
+        return toi.sweep(**{"c0": (0.0, 0.0), "c1": (1.0, 0.0), argument: bad})
+    return Case("sweep", argument, call)
+
+
+TIME_OF_IMPACT = [
+    *(_toi_case(argument) for argument in ("shape_a", "sweep_a", "shape_b", "sweep_b",
+                                           "t_max", "target", "tolerance")),
+    *(_sweep_case(argument) for argument in ("c0", "c1", "a0", "a1", "local_center")),
+    Case("shape_distance", "shape_a", lambda bad: toi.shape_distance(
+        bad, pb.Transform(), pb.Circle(1.0), pb.Transform())),
+    Case("shape_distance", "transform_a", lambda bad: toi.shape_distance(
+        pb.Circle(1.0), bad, pb.Circle(1.0), pb.Transform())),
+    Case("DynamicTree.query_many", "lowers", lambda bad: pb.DynamicTree().query_many(
+        bad, np.ones((1, 2)))),
+    Case("DynamicTree.query_many", "uppers", lambda bad: pb.DynamicTree().query_many(
+        np.zeros((1, 2)), bad)),
+]
+
+# ----------------------------------------------------------------------------------------
 # Scenes and their measures
 
 #: Each scene function with small sizes, so that a valid value builds quickly.
@@ -227,6 +262,7 @@ SMALL_SCENES = {
     "overlap_recovery": {"base": 2}, "box_cluster": {"count": 3},
     "pendulum": {}, "cradle": {"count": 2}, "chain": {"links": 2},
     "bridge": {"planks": 3, "boxes": 1}, "ragdoll": {}, "car": {"bumps": 1},
+    "shot_at_wall": {}, "spinning_rod": {}, "bullets": {"count": 2},
 }
 
 SCENE_ARGUMENTS = {
@@ -243,6 +279,8 @@ SCENE_ARGUMENTS = {
     "bridge": ("world", "planks", "boxes", "slack"),
     "ragdoll": ("world", "height", "spin"),
     "car": ("world", "motor_speed", "max_motor_torque", "suspension_hertz", "bumps"),
+    "shot_at_wall": ("speed", "thickness", "radius", "world"),
+    "spinning_rod": ("height", "spin", "world"), "bullets": ("count", "speed", "world"),
 }
 assert set(SCENE_ARGUMENTS) == set(pb.scenes.SCENES)
 
@@ -307,4 +345,4 @@ SCENES = [
          lambda bad: base.body_value(0.5, 1.0, bad, "friction")),
 ]
 
-CASES: list[Case] = [*NARROW_PHASE, *BROAD_PHASE, *SCENES]
+CASES: list[Case] = [*NARROW_PHASE, *BROAD_PHASE, *TIME_OF_IMPACT, *SCENES]

@@ -126,6 +126,9 @@ CASES = [
     Case("World.remove_contact_handler", "handler",
          lambda bad: _world().remove_contact_handler(bad)),
     Case("Body.filter", "filter", lambda bad: setattr(_body(), "filter", bad)),
+    # Chapter 13: continuous collision's switches.
+    Case("World.continuous", "continuous", lambda bad: setattr(_world(), "continuous", bad)),
+    Case("Body.bullet", "bullet", lambda bad: setattr(_body(), "bullet", bad)),
     Case("box_field", "distribution", lambda bad: pb.scenes.box_field(bad, 10)),
     Case("box_field", "count", lambda bad: pb.scenes.box_field("uniform", bad)
          if not (isinstance(bad, int) and 10**5 < bad < 10**7) else None),

@@ -210,7 +210,7 @@ def test_scenes_without_fast_bodies_are_bit_identical_either_way(scene):
         pb.scenes.SCENES[scene](world=world)
         world.run(120, DT)
         runs.append((world.centers.copy(), world.angles.copy(), world.velocities.copy()))
-    for on, off in zip(*runs):
+    for on, off in zip(*runs, strict=True):
         np.testing.assert_array_equal(on, off)
 
 

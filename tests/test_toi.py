@@ -149,7 +149,7 @@ def test_overlapping_and_parallel_sweeps():
                           sweep((0.5, 0), (1.5, 0))).state == OVERLAPPED
     # Moving together, apart: the bound on approach is zero, no contact ever.
     result = time_of_impact(box, sweep((0, 0), (5, 0)), box, sweep((3, 0), (8, 0)))
-    assert result == (SEPARATED, 1.0, 1)
+    assert result[:3] == (SEPARATED, 1.0, 1)
     assert time_of_impact(box, sweep((0, 0), (5, 0)), box, sweep((3, 0), (8, 0)),
                           t_max=0.5).fraction == 0.5
 
@@ -202,3 +202,15 @@ def test_the_compiled_distance_equals_gjk_and_shapely():
         assert compiled == pytest.approx(by_shapely, abs=1e-9)
         apart += compiled > 0.0
     assert 100 < apart < 450
+
+
+def test_the_trace_holds_the_advancement_and_each_jump_is_safe():
+    rod, ground = pb.Polygon.box(1.0, 0.01), pb.Polygon.box(5.0, 0.01)
+    rod_sweep = sweep((0.0, 0.3), (0.0, 0.1), 0.0, 50.0 / 60.0)
+    still = sweep((0.0, 0.0), (0.0, 0.0))
+    result = time_of_impact(rod, rod_sweep, ground, still, trace=True)
+    assert result.fractions[0] == 0.0 and len(result.fractions) == result.iterations + 1
+    assert np.all(np.diff(result.fractions) > 0.0) and result.fractions[-1] == result.fraction
+    # Safe: apart at every fraction visited (shapely, an independent distance).
+    assert np.all(sampled_gaps(rod, rod_sweep, ground, still, result.fractions) > 0.0)
+    assert len(time_of_impact(rod, rod_sweep, ground, still).fractions) == 0

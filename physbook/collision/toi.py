@@ -78,11 +78,13 @@ def sweep(c0, c1, a0: float = 0.0, a1: float = 0.0, local_center=(0.0, 0.0)) -> 
 class ToiResult(NamedTuple):
     """``state`` (:data:`HIT`, :data:`SEPARATED`, :data:`OVERLAPPED` or :data:`FAILED`),
     ``fraction`` t of the step (the time of impact for a hit, ``t_max`` when separated,
-    0 when overlapped at the start), and the ``iterations`` taken."""
+    0 when overlapped at the start), the ``iterations`` taken, and, when asked for, the
+    ``fractions`` conservative advancement stepped through (0 first)."""
 
     state: str
     fraction: float
     iterations: int
+    fractions: np.ndarray = np.zeros(0)
 
 
 # --- the distance between two convex shapes ------------------------------------------------
@@ -206,16 +208,20 @@ def _gap(shape_a, motion_a, shape_b, motion_b, t, work):
 
 
 @njit
-def advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance, bound, work):
+def advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance, bound, work,
+            trace):
     """Conservative advancement (see the module docstring): returns (state code, fraction,
     iterations). ``shape_a`` and ``shape_b`` are (local vertices, local normals, radius),
     the motions packed sweeps, ``bound`` the bound on approach speed per unit of t, and
-    ``work`` four (n, 2) arrays at least as long as either shape's vertex count."""
+    ``work`` four (n, 2) arrays at least as long as either shape's vertex count. The
+    advancement's fractions are written to ``trace`` as far as it is long."""
     t = 0.0
     d = _gap(shape_a, motion_a, shape_b, motion_b, t, work)
     if d <= target:
         return (_OVERLAPPED if d == 0.0 else _HIT), 0.0, 0
     for iteration in range(1, TOI_MAX_ITERATIONS + 1):
+        if iteration - 1 < trace.shape[0]:
+            trace[iteration - 1] = t
         if d <= target + tolerance:
             return _HIT, t, iteration - 1
         # No point comes closer by more than bound·Δt: no contact before t_next.
@@ -292,14 +298,17 @@ def approach_bound(reach_a: float, sweep_a: Sweep, reach_b: float, sweep_b: Swee
 
 
 def time_of_impact(shape_a, sweep_a: Sweep, shape_b, sweep_b: Sweep, t_max: float = 1.0,
-                   target: float = 0.0, tolerance: float | None = None) -> ToiResult:
+                   target: float = 0.0, tolerance: float | None = None,
+                   trace: bool = False) -> ToiResult:
     """The first fraction t ≤ ``t_max`` of the step at which the shapes come within
     ``target`` (m) of each other, by conservative advancement (see the module docstring).
 
     A hit is reported once the distance is within ``tolerance`` above ``target`` (by
     default a millionth of the shapes' size, :data:`~physbook.constants.TOI_TOLERANCE_FRACTION`):
-    the time found is then at most tolerance/approach-speed early, and never late.
+    the time found is then at most tolerance/approach-speed early, and never late. With
+    ``trace`` the result also holds the fractions the advancement stepped through.
     """
+    trace = _check.flag(trace, "trace")
     for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
         _check.instance(shape, name, (Circle, Polygon), "a Circle or a Polygon")
     sweep_a = _checked_sweep(sweep_a, "sweep_a")
@@ -319,9 +328,11 @@ def time_of_impact(shape_a, sweep_a: Sweep, shape_b, sweep_b: Sweep, t_max: floa
         raise ValueError("the sweeps move too far for a float: the bound on approach, "
                          f"{bound}, is not finite")
     work = work_arrays(max(len(core_a[0]), len(core_b[0])))
+    fractions = np.full(TOI_MAX_ITERATIONS if trace else 0, np.nan)
     state, fraction, iterations = advance(core_a, sweep_a.packed(), core_b, sweep_b.packed(),
-                                          t_max, target, tolerance, bound, work)
-    return ToiResult(STATES[state], float(fraction), int(iterations))
+                                          t_max, target, tolerance, bound, work, fractions)
+    return ToiResult(STATES[state], float(fraction), int(iterations),
+                     fractions[~np.isnan(fractions)])
 
 
 def shape_distance(shape_a, transform_a, shape_b, transform_b) -> float:

@@ -7,6 +7,7 @@
 - :mod:`~physbook.scenes.linked`: chapter 11's jointed scenes: pendulum, Newton's cradle,
   chain, bridge, ragdoll and car;
 - :mod:`~physbook.scenes.box_fields`: chapter 12's fields of boxes for the broad phases;
+- :mod:`~physbook.scenes.fast`: chapter 13's fast bodies and thin walls;
 - :mod:`~physbook.scenes.quality`: pure functions of recorded states that say how well a
   scene went, for physbook and for the engines it is compared with.
 
@@ -17,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from physbook.scenes import base, box_fields, linked, quality, stacking, standard
+from physbook.scenes import base, box_fields, fast, linked, quality, stacking, standard
 from physbook.scenes.base import DT, Scene, per_body_value, uniform_material
 from physbook.scenes.box_fields import DISTRIBUTIONS, box_field, free_filters, moving_boxes
+from physbook.scenes.fast import bullets, shot_at_wall, spinning_rod
 from physbook.scenes.linked import bridge, car, chain, cradle, energy, pendulum, pin_gap, ragdoll
 from physbook.scenes.quality import (
     apex_heights,
@@ -58,6 +60,7 @@ SCENES: dict[str, Callable[..., Scene]] = {
     "overlap_recovery": overlap_recovery, "box_cluster": box_cluster,
     "pendulum": pendulum, "cradle": cradle, "chain": chain, "bridge": bridge,
     "ragdoll": ragdoll, "car": car,
+    "shot_at_wall": shot_at_wall, "spinning_rod": spinning_rod, "bullets": bullets,
 }
 
 __all__ = [
@@ -71,4 +74,6 @@ __all__ = [
     "vertical_stack",
     # chapter 12's box fields
     "DISTRIBUTIONS", "box_field", "box_fields", "free_filters", "moving_boxes",
+    # chapter 13's fast bodies
+    "bullets", "fast", "shot_at_wall", "spinning_rod",
 ]
