@@ -185,8 +185,8 @@ def stop_fast_bodies(bodies, table, joined, start_centers, start_angles, tree_of
     ``bodies`` and ``table`` are a world's body columns and shape table, ``joined`` the
     sorted keys of bodies a joint keeps from colliding, ``start_centers`` and
     ``start_angles`` the poses at the start of the step, and ``tree_of(moving)`` gives a
-    tree of the shapes whose leaves hold the static shapes (``moving`` False) or every
-    shape as it is now (True).
+    tree whose leaves hold the static shapes (``moving`` False) or every shape as it is now
+    (True), and the shape row of each of its rows (None when they are the shape rows).
     """
     shapes, filters = table.arrays, table.filters
     reaches = body_reaches(shapes, bodies.local_centers, len(bodies.kinds))
@@ -198,10 +198,12 @@ def stop_fast_bodies(bodies, table, joined, start_centers, start_angles, tree_of
     ends = np.stack([start_centers[fast], bodies.centers[fast]])
     lowers = ends.min(axis=0) - reaches[fast, None]
     uppers = ends.max(axis=0) + reaches[fast, None]
-    tree = tree_of(bool(bodies.bullets[fast[-1]]))
+    tree, shape_rows = tree_of(bool(bodies.bullets[fast[-1]]))
     queries, candidates = tree.query_many(lowers, uppers)
     if not len(candidates):
         return 0
+    if shape_rows is not None:
+        candidates = shape_rows[candidates]
     shape_order = np.argsort(shapes.body, kind="stable")
     shape_offsets = np.searchsorted(shapes.body[shape_order], np.arange(len(bodies.kinds) + 1))
     work = work_arrays(int(shapes.vertex_count.max()))

@@ -205,6 +205,7 @@ class World:
         self._sensor_contacts = ContactTable(capacity)
         self._query_tree = None
         self._query_seen = None  # (tree, step count, centres, angles) at the last refresh
+        self._static_seen = None  # (tree of static shapes, their (ids, centres, angles))
         self._touching = self._previous_touching = np.empty(0, np.int64)
         self._sensing = self._previous_sensing = np.empty(0, np.int64)
         self._ended_by_removal: list[int] = []
@@ -805,13 +806,28 @@ class World:
                             bodies.angles.copy())
         return tree
 
-    def _continuous_tree(self, moving: bool) -> DynamicTree:
-        """A tree for continuous collision: the broad phase's own, as this step's pairs left
-        it, when it is a tree and only static shapes are asked for (they have not moved);
-        else the query tree brought up to date."""
-        if not moving and isinstance(self._broad_phase, DynamicTree):
-            return self._broad_phase
-        return self.query_tree()
+    def _continuous_tree(self, moving: bool) -> tuple[DynamicTree, np.ndarray | None]:
+        """A tree for continuous collision and the shape rows of its leaves (None: its rows
+        are the shape rows). With ``moving`` it is the query tree brought up to date; else a
+        tree of the static shapes alone, rebuilt only when they change, so that the walk of
+        a fast body's swept box does not visit the moving bodies around it."""
+        if moving:
+            return self.query_tree(), None
+        bodies, shapes = self._bodies.arrays, self._shapes.arrays
+        rows = np.flatnonzero(bodies.kinds[shapes.body] == STATIC)
+        owners = shapes.body[rows]
+        key = (shapes.ids[rows], bodies.centers[owners], bodies.angles[owners])
+        seen = self._static_seen
+        if seen is None or not all(np.array_equal(a, b) for a, b in zip(seen[1], key,
+                                                                         strict=True)):
+            boxes = ShapeBoxes(np.empty((len(shapes.ids), 2)), np.empty((len(shapes.ids), 2)))
+            shape_aabbs(shapes, bodies.origins, bodies.angles,
+                        self._zero_margins[:len(shapes.ids)], boxes.lower, boxes.upper)
+            tree = DynamicTree()
+            tree.update(ShapeBoxes(boxes.lower[rows], boxes.upper[rows]))
+            self._static_seen = (tree, tuple(column.copy() for column in key))
+        # The tree's row k is the k-th static shape, whichever row it has moved to.
+        return self._static_seen[0], rows
 
     def _shape_ref(self, row: int) -> ShapeRef:
         shapes = self._shapes.arrays

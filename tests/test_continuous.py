@@ -225,3 +225,25 @@ def test_switches_refuse_what_is_not_a_flag():
             body.bullet = bad
     body.bullet = True
     assert body.bullet and world.bullets.tolist() == [True]
+
+
+def test_the_static_tree_follows_removals_and_moved_walls():
+    # Continuous collision walks a tree of the static shapes alone, kept between steps: it
+    # must follow a body removed before the wall (rows shift), a wall moved, and a new wall.
+    world = pb.World(gravity=(0.0, 0.0), solver=solver_named("soft_step", False))
+    spare = world.add_body(pb.Circle(0.5), position=(-10.0, 5.0))
+    wall = world.add_body(pb.Polygon.box(THICKNESS / 2, 1.0), position=(2.0, 0.0),
+                          kind="static")
+    ball = world.add_body(pb.Circle(RADIUS), position=(0.0, 0.0), velocity=(100.0, 0.0))
+    world.step(DT)
+    world.remove_body(spare)
+    ball.position, ball.velocity = (0.0, 0.0), (100.0, 0.0)
+    assert not crossed_the_wall(world, ball, steps=5)
+    wall.position = (2.0, 3.0)                       # moved up: the ball's lane is open
+    ball.position, ball.velocity = (0.0, 3.0), (100.0, 0.0)
+    world.run(3, DT)
+    assert ball.position[0] < 2.0 - THICKNESS / 2   # stopped by the wall where it is now
+    world.add_body(pb.Polygon.box(THICKNESS / 2, 1.0), position=(-2.0, 3.0), kind="static")
+    ball.velocity = (-100.0, 0.0)
+    world.run(5, DT)
+    assert -2.0 + THICKNESS / 2 < ball.position[0] < 2.0 - THICKNESS / 2
