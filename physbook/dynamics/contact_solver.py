@@ -26,6 +26,8 @@ The stages, in the order a step runs them (Box2D v3 names them the same way):
 - :func:`apply_restitution`: bounce, from the approach speed measured before the solve;
 - :func:`project_positions` (chapter 9) or :func:`solve_positions` (non-linear Gauss–Seidel):
   remove overlap by moving positions;
+- :func:`land_early_bounces`: move the bodies of a speculative point that bounced from its
+  gap to where a bounce from the surface would have left them (chapter 13);
 - :func:`store_impulses`: keep this step's impulses for the next step.
 
 The compiled steps of :mod:`physbook.dynamics.solver_steps` (``impulse_step``,
@@ -305,8 +307,9 @@ def set_targets(contacts, work, sizes, restitution_threshold, bias_factor, slop,
     the solver removes only the approach that would close the gap within the step, and
     nothing from a slower one. A point that will close the gap within the step
     (v_n·dt < −s) while approaching faster than the threshold bounces at once, v* = −e·v_n,
-    as it would have a moment later (the rest of the step cannot bounce it: its approach
-    speed will have been removed).
+    in the pass, so that the collision passes down a row of touching bodies as a touching
+    one does (a Newton's cradle); :func:`land_early_bounces` then moves its bodies to where
+    a bounce from the surface would have left them.
     """
     pairs, point_counts, depths, restitutions = (contacts.bodies, contacts.point_counts,
                                                  contacts.depths, contacts.restitutions)
@@ -559,6 +562,53 @@ def apply_restitution(contacts, bodies, work, threshold):
             total_normal_impulses[m, k] += j
             apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
                           a, b, j * nx, j * ny, rax, ray, rbx, rby)
+
+
+@njit
+def land_early_bounces(contacts, bodies, work):
+    """Move back the bodies of each speculative point that bounced at the start of the step
+    (chapter 13); returns how many there were.
+
+    :func:`set_targets` bounces a point that will close its gap s within the step at once,
+    from the gap: its bodies then end the step s + e·|v_n|·dt apart along n, where, had they
+    met the surface at the fraction τ = s/(−v_n·dt) and left at e·|v_n|, they would be
+    e·|v_n|·(1 − τ)·dt = e·|v_n|·dt − e·s apart. The difference, (1 + e)·s, is removed as a
+    position pass removes overlap: a pseudo-impulse q = (1 + e)·s/K along −n on B and +n on
+    A moves positions, Δc = ±q·n/m and Δθ = ±(r × q·n)/I, and no velocity. Without it the
+    bounce starts s too high and a bouncing ball's apex is (1 − e²)·s too high.
+    """
+    awake = bodies.awake
+    pairs, point_counts, normals, restitutions, depths = (
+        contacts.bodies, contacts.point_counts, contacts.normals, contacts.restitutions,
+        contacts.depths)
+    centers, angles = bodies.centers, bodies.angles
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    arms_a, arms_b, normal_masses, targets, total_normal_impulses = (
+        work.anchors_a, work.anchors_b, work.normal_masses, work.targets,
+        work.total_normal_impulses)
+    landed = 0
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        if not (awake[a] or awake[b]):
+            continue
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        for k in range(point_counts[m]):
+            # A speculative point's target is −s/dt unless it bounced early (−e·v_n > 0).
+            if depths[m, k] >= 0.0 or targets[m, k] <= 0.0 or total_normal_impulses[m, k] <= 0.0:
+                continue
+            q = (1.0 + restitutions[m]) * -depths[m, k] * normal_masses[m, k]
+            qx = q * nx
+            qy = q * ny
+            centers[a, 0] += inverse_masses[a] * qx
+            centers[a, 1] += inverse_masses[a] * qy
+            angles[a] += inverse_inertias[a] * cross(arms_a[m, k, 0], arms_a[m, k, 1], qx, qy)
+            centers[b, 0] -= inverse_masses[b] * qx
+            centers[b, 1] -= inverse_masses[b] * qy
+            angles[b] -= inverse_inertias[b] * cross(arms_b[m, k, 0], arms_b[m, k, 1], qx, qy)
+            landed += 1
+    return landed
 
 
 @njit

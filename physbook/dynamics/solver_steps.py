@@ -16,6 +16,7 @@ from physbook.dynamics.contact_solver import (
     BAUMGARTE,
     NONLINEAR,
     PROJECTION,
+    land_early_bounces,
     prepare_contacts,
     project_positions,
     set_targets,
@@ -69,6 +70,10 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
     if position_correction == NONLINEAR:
         for _ in range(position_iterations):
             solve_positions(contacts, bodies, work, motion, correction, slop, max_correction)
+        update_origins(bodies)
+    # Speculative points that bounced from their gap: their bodies are put where a bounce
+    # from the surface would have left them (chapter 13).
+    if land_early_bounces(contacts, bodies, work):
         update_origins(bodies)
     store_impulses(contacts, bodies, work, 1.0)
     if joints is not None:
