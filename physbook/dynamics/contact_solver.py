@@ -193,6 +193,19 @@ def separation_now(base_separation, nx, ny, rax, ray, rbx, rby, a, b, centers, s
     return base_separation + (dx + turned_bx - turned_ax) * nx + (dy + turned_by - turned_ay) * ny
 
 
+@njit
+def shift_positions(centers, angles, inverse_masses, inverse_inertias, a, b, px, py, rax, ray,
+                    rbx, rby):
+    """Apply the pseudo-impulse P = (px, py) to positions at arms r_A, r_B: B moves by
+    Δc = P/m_B, Δθ = (r_B × P)/I_B, and A by the opposite (a position pass's move)."""
+    centers[a, 0] -= inverse_masses[a] * px
+    centers[a, 1] -= inverse_masses[a] * py
+    angles[a] -= inverse_inertias[a] * cross(rax, ray, px, py)
+    centers[b, 0] += inverse_masses[b] * px
+    centers[b, 1] += inverse_masses[b] * py
+    angles[b] += inverse_inertias[b] * cross(rbx, rby, px, py)
+
+
 # --- the stages -------------------------------------------------------------------------
 
 
@@ -599,14 +612,9 @@ def land_early_bounces(contacts, bodies, work):
             if depths[m, k] >= 0.0 or targets[m, k] <= 0.0 or total_normal_impulses[m, k] <= 0.0:
                 continue
             q = (1.0 + restitutions[m]) * -depths[m, k] * normal_masses[m, k]
-            qx = q * nx
-            qy = q * ny
-            centers[a, 0] += inverse_masses[a] * qx
-            centers[a, 1] += inverse_masses[a] * qy
-            angles[a] += inverse_inertias[a] * cross(arms_a[m, k, 0], arms_a[m, k, 1], qx, qy)
-            centers[b, 0] -= inverse_masses[b] * qx
-            centers[b, 1] -= inverse_masses[b] * qy
-            angles[b] -= inverse_inertias[b] * cross(arms_b[m, k, 0], arms_b[m, k, 1], qx, qy)
+            shift_positions(centers, angles, inverse_masses, inverse_inertias, a, b, -q * nx,
+                            -q * ny, arms_a[m, k, 0], arms_a[m, k, 1], arms_b[m, k, 0],
+                            arms_b[m, k, 1])
             landed += 1
     return landed
 
@@ -701,14 +709,8 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
             # The arms as the bodies are turned now.
             turned_ax, turned_ay = rotate(delta_cos[a], delta_sin[a], rax, ray)
             turned_bx, turned_by = rotate(delta_cos[b], delta_sin[b], rbx, rby)
-            px = push * nx
-            py = push * ny
-            centers[a, 0] -= inverse_masses[a] * px
-            centers[a, 1] -= inverse_masses[a] * py
-            angles[a] -= inverse_inertias[a] * cross(turned_ax, turned_ay, px, py)
-            centers[b, 0] += inverse_masses[b] * px
-            centers[b, 1] += inverse_masses[b] * py
-            angles[b] += inverse_inertias[b] * cross(turned_bx, turned_by, px, py)
+            shift_positions(centers, angles, inverse_masses, inverse_inertias, a, b,
+                            push * nx, push * ny, turned_ax, turned_ay, turned_bx, turned_by)
             for body in (a, b):
                 turn = angles[body] - start_angles[body]
                 delta_cos[body] = math.cos(turn)
