@@ -70,6 +70,8 @@ from physbook.dynamics.solvers import (
     SoftStepSolver,
 )
 from physbook.events import Contact, ContactEvents, HitEvents, SensorEvents
+from physbook.geometry.decompose import DECOMPOSITION_METHODS, decompose, triangulate
+from physbook.geometry.hull import HULL_METHODS, convex_hull, is_convex, is_simple, orientation
 from physbook.geometry.shape_filter import ALL_CATEGORIES, Filter
 from physbook.geometry.shapes import AABB, Circle, MassData, Polygon
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
@@ -90,6 +92,9 @@ __all__ = [
     # what bodies are made of
     "Circle", "Polygon", "AABB", "MassData", "Transform",
     "Material", "MATERIALS", "DEFAULT_MATERIAL", "mix_friction", "mix_restitution",
+    # outlines, hulls and convex pieces (chapter 14)
+    "convex_hull", "HULL_METHODS", "is_convex", "is_simple", "orientation", "triangulate",
+    "decompose", "DECOMPOSITION_METHODS",
     # filters, queries and events (chapter 12)
     "Filter", "ALL_CATEGORIES", "RayHit", "ShapeRef", "Contact", "ContactEvents",
     "HitEvents", "SensorEvents",

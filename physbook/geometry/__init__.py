@@ -3,11 +3,13 @@
 - :mod:`~physbook.geometry.shapes`: circles, convex polygons, boxes, mass properties;
 - :mod:`~physbook.geometry.mass`: the mass of a body made of several shapes;
 - :mod:`~physbook.geometry.shape_table`: shapes packed into arrays, with stable ids, and
-  their world bounding boxes.
+  their world bounding boxes;
+- :mod:`~physbook.geometry.hull`: orientation, simplicity, convexity and convex hulls;
+- :mod:`~physbook.geometry.decompose`: triangulation and convex decomposition.
 
 Imports layers 0–1 only.
 """
 
-from physbook.geometry import mass, shape_table, shapes
+from physbook.geometry import decompose, hull, mass, shape_table, shapes
 
-__all__ = ["mass", "shape_table", "shapes"]
+__all__ = ["decompose", "hull", "mass", "shape_table", "shapes"]

@@ -19,6 +19,7 @@ from physbook import _check
 from physbook.collision.gjk import EpaStep, GjkStep, minkowski_support, support_point
 from physbook.collision.manifold import Manifold
 from physbook.collision.sat import SatResult, clipping_steps, sat_axes, sat_query
+from physbook.geometry import hull
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
 from physbook.viz import _arguments
@@ -31,32 +32,19 @@ COLOR_CONTACT = "C3"
 
 
 def convex_hull(points) -> np.ndarray:
-    """Counter-clockwise convex hull of (N, 2) points (Andrew's monotone chain).
+    """Counter-clockwise convex hull of (N, 2) points, for drawing (chapter 14's
+    :func:`~physbook.geometry.hull.convex_hull`).
 
     Returns the hull's corners, a subset of the distinct ``points``; fewer than three
-    distinct points are returned as they are.
+    distinct points are returned as they are, and points all on one line as its two ends.
     """
     points = np.unique(_check.points(points, "points").reshape(-1, 2), axis=0)
     if len(points) < 3:
         return points
-    # The turn tests run on the points scaled into [-1, 1]: a hull does not change with
-    # scale, and there the differences and cross products cannot overflow.
-    scaled = np.ldexp(points, -np.frexp(np.max(np.abs(points)))[1])  # exact: a power of 2
-
-    def half(order):
-        chain: list[int] = []
-        for k in order:
-            while len(chain) >= 2:
-                u, v = scaled[chain[-1]] - scaled[chain[-2]], scaled[k] - scaled[chain[-2]]
-                if u[0] * v[1] - u[1] * v[0] > 0.0:  # a left turn: keep it
-                    break
-                chain.pop()
-            chain.append(k)
-        return chain
-
-    order = range(len(points))
-    lower, upper = half(order), half(reversed(order))
-    return points[lower[:-1] + upper[:-1]]
+    try:
+        return hull.convex_hull(points)
+    except ValueError:  # all on one line: sorted, its ends are the first and last
+        return points[[0, -1]]
 
 
 def outline(shape, transform: Transform | None = None, samples: int = 180) -> np.ndarray:
