@@ -44,6 +44,7 @@ def _method(make, name: str):
     return call
 
 
+_L_SHAPE = [(0.0, 0.0), (2.0, 0.0), (2.0, 0.5), (0.5, 0.5), (0.5, 2.0), (0.0, 2.0)]
 _BOX_ARGUMENTS = {"half_width": 1.0, "half_height": 0.5, "center": (0.0, 0.0), "angle": 0.0}
 _POSES = {"origins": np.zeros((2, 2)), "angles": np.zeros(2)}
 
@@ -83,4 +84,15 @@ CASES: list[Case] = [
     *[Case("body_poses", name, lambda bad, name=name: body_poses(
         **{**_POSES, "shapes": _table(), name: bad})) for name in _POSES],
     Case("body_poses", "shapes", lambda bad: body_poses(shapes=bad, **_POSES)),
+    # Chapter 14: outlines, hulls and convex pieces.
+    Case("convex_hull", "points", lambda bad: pb.convex_hull(bad)),
+    Case("convex_hull", "method", lambda bad: pb.convex_hull(_L_SHAPE, bad)),
+    Case("is_convex", "points", pb.is_convex),
+    Case("is_simple", "points", pb.is_simple),
+    Case("orientation", "points", pb.orientation),
+    Case("triangulate", "outline", pb.triangulate),
+    Case("decompose", "outline", lambda bad: pb.decompose(bad)),
+    Case("decompose", "outline", lambda bad: pb.decompose(bad, "bayazit"), named="outline"),
+    Case("decompose", "method", lambda bad: pb.decompose(_L_SHAPE, bad)),
+    Case("decompose", "max_vertices", lambda bad: pb.decompose(_L_SHAPE, max_vertices=bad)),
 ]
