@@ -26,29 +26,30 @@ import numpy as np
 
 from physbook._jit import njit
 from physbook.broadphase.filters import categories_match
-from physbook.collision.toi import _FAILED, _HIT, advance, reach, work_arrays
+from physbook.collision.toi import _FAILED, _HIT, advance, work_arrays
 from physbook.constants import (
     CONTINUOUS_CORE_FRACTION,
     CONTINUOUS_TARGET,
     FAST_FRACTION,
     TOI_TOLERANCE_FRACTION,
 )
+from physbook.geometry.shape_table import reach
 from physbook.kinds import CIRCLE, DYNAMIC, STATIC
 
 
 @njit
-def body_reaches(shapes, local_centers, count):
-    """The farthest any point of each body's shapes lies from its centre of mass (m)."""
+def shape_reaches(shapes, local_centers):
+    """The farthest any point of each shape lies from its body's centre of mass (m), and
+    the same for each body (the largest over its shapes): (S,) and (N,)."""
     _, kind, body, radius, vertex_start, vertex_count, vertices, _ = shapes
-    reaches = np.zeros(count)
+    per_shape = np.zeros(kind.shape[0])
+    per_body = np.zeros(local_centers.shape[0])
     for s in range(kind.shape[0]):
-        b = body[s]
-        extra = radius[s] if kind[s] == CIRCLE else 0.0
-        for k in range(vertex_start[s], vertex_start[s] + vertex_count[s]):
-            dx = vertices[k, 0] - local_centers[b, 0]
-            dy = vertices[k, 1] - local_centers[b, 1]
-            reaches[b] = max(reaches[b], math.sqrt(dx * dx + dy * dy) + extra)
-    return reaches
+        start = vertex_start[s]
+        per_shape[s] = reach(vertices[start:start + vertex_count[s]], radius[s],
+                             local_centers[body[s]])
+        per_body[body[s]] = max(per_body[body[s]], per_shape[s])
+    return per_shape, per_body
 
 
 def fast_bodies(bodies, start_centers, start_angles, reaches) -> np.ndarray:
@@ -117,11 +118,12 @@ def _may_stop(kinds, bullets, category, mask, group, sensor, joined, row, mine, 
 
 @njit
 def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, candidates,
-                    shape_order, shape_offsets, category, mask, group, sensor, joined, work):
+                    shape_order, shape_offsets, reaches, category, mask, group, sensor, joined,
+                    work):
     """Put each body of ``fast`` (rows, ordinary bodies first) back at its earliest time of
     impact with the shapes ``candidates[queries == k]`` its swept box touches (k its index
     in ``fast``); ``shape_order[shape_offsets[b]:shape_offsets[b + 1]]`` are body b's
-    shapes. Returns how many bodies were stopped."""
+    shapes and ``reaches`` (S,) each shape's reach. Returns how many bodies were stopped."""
     _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
     centers, angles, local_centers = bodies.centers, bodies.angles, bodies.local_centers
     kinds, bullets = bodies.kinds, bodies.bullets
@@ -144,7 +146,6 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
             other_end = other_start + vertex_count[other]
             other_shape = (vertices[other_start:other_end], normals[other_start:other_end],
                            radius[other])
-            other_reach = reach(other_shape[0], other_shape[2], local_centers[other_body])
             for slot in range(shape_offsets[row], shape_offsets[row + 1]):
                 mine = shape_order[slot]
                 if not _may_stop(kinds, bullets, category, mask, group, sensor, joined, row,
@@ -153,9 +154,8 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
                 start = vertex_start[mine]
                 end = start + vertex_count[mine]
                 my_shape = (vertices[start:end], normals[start:end], radius[mine])
-                my_reach = reach(my_shape[0], my_shape[2], local_centers[row])
-                bound = travel + turn * my_reach
-                tolerance = TOI_TOLERANCE_FRACTION * max(my_reach, other_reach)
+                bound = travel + turn * reaches[mine]
+                tolerance = TOI_TOLERANCE_FRACTION * max(reaches[mine], reaches[other])
                 state, fraction, _ = advance(my_shape, motion, other_shape, still, first,
                                              CONTINUOUS_TARGET, tolerance, bound, work,
                                              no_trace)
@@ -189,7 +189,7 @@ def stop_fast_bodies(bodies, table, joined, start_centers, start_angles, tree_of
     (True), and the shape row of each of its rows (None when they are the shape rows).
     """
     shapes, filters = table.arrays, table.filters
-    reaches = body_reaches(shapes, bodies.local_centers, len(bodies.kinds))
+    per_shape, reaches = shape_reaches(shapes, bodies.local_centers)
     fast = fast_bodies(bodies, start_centers, start_angles, reaches)
     if not len(fast):
         return 0
@@ -208,5 +208,5 @@ def stop_fast_bodies(bodies, table, joined, start_centers, start_angles, tree_of
     shape_offsets = np.searchsorted(shapes.body[shape_order], np.arange(len(bodies.kinds) + 1))
     work = work_arrays(int(shapes.vertex_count.max()))
     return stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries,
-                           candidates, shape_order, shape_offsets, filters.category,
+                           candidates, shape_order, shape_offsets, per_shape, filters.category,
                            filters.mask, filters.group, filters.sensor, joined, work)

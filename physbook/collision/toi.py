@@ -34,6 +34,7 @@ import numpy as np
 from physbook import _check
 from physbook._jit import njit
 from physbook.constants import TOI_MAX_ITERATIONS, TOI_TOLERANCE_FRACTION
+from physbook.geometry.shape_table import reach
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
 
@@ -181,16 +182,6 @@ def convex_distance(points_a, normals_a, radius_a, points_b, normals_b, radius_b
 
 
 # --- conservative advancement -----------------------------------------------------------
-
-
-@njit
-def reach(local, radius, local_center):
-    """The farthest any point of the shape lies from the centre of mass (m)."""
-    farthest = 0.0
-    for k in range(local.shape[0]):
-        farthest = max(farthest, math.hypot(local[k, 0] - local_center[0],
-                                            local[k, 1] - local_center[1]))
-    return farthest + radius
 
 
 @njit

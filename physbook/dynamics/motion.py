@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from physbook._jit import njit
+from physbook.geometry.shape_table import reach
 from physbook.kinds import DYNAMIC
 from physbook.vecmath.kernels import rotate
 
@@ -104,10 +105,7 @@ def speculative_margins(shapes, bodies, distance, dt, margins):
     angular_velocities = bodies.angular_velocities
     for s in range(body.shape[0]):
         b = body[s]
-        reach = 0.0
-        for k in range(vertex_start[s], vertex_start[s] + vertex_count[s]):
-            dx = vertices[k, 0] - local_centers[b, 0]
-            dy = vertices[k, 1] - local_centers[b, 1]
-            reach = max(reach, math.sqrt(dx * dx + dy * dy))
+        start = vertex_start[s]
+        farthest = reach(vertices[start:start + vertex_count[s]], radius[s], local_centers[b])
         speed = math.sqrt(velocities[b, 0] ** 2 + velocities[b, 1] ** 2)
-        margins[s] = distance + dt * (speed + abs(angular_velocities[b]) * (reach + radius[s]))
+        margins[s] = distance + dt * (speed + abs(angular_velocities[b]) * farthest)

@@ -24,7 +24,13 @@ import numpy as np
 from physbook import _check
 from physbook._jit import njit
 from physbook.geometry.hull import _outline, is_simple
-from physbook.geometry.shapes import Polygon, _scale_exponent, _twice_area, _without_collinear
+from physbook.geometry.shapes import (
+    Polygon,
+    _require_not_collinear,
+    _scale_exponent,
+    _twice_area,
+    _without_collinear,
+)
 from physbook.vecmath.kernels import cross
 
 #: The decomposition methods by name.
@@ -35,9 +41,7 @@ def _counter_clockwise(outline) -> tuple[np.ndarray, np.ndarray, np.ndarray, flo
     """(points as given, their scaled copy, the corner indices counter-clockwise without
     straight runs, the weld tolerance) of a checked simple outline."""
     points, local, weld = _outline(outline, "outline")
-    far = local[int(np.argmax(np.hypot(*local.T)))]
-    if np.max(np.abs(far[0] * local[:, 1] - far[1] * local[:, 0])) <= weld * np.hypot(*far):
-        raise ValueError("outline must enclose a non-zero area (all points on a line)")
+    _require_not_collinear(local, weld, "outline")
     if not is_simple(points):
         raise ValueError("outline must be a simple polygon: its edges cross or touch, or "
                          "two corners coincide")
@@ -120,7 +124,12 @@ def triangulate(outline) -> np.ndarray:
     """The triangles of a simple polygon by ear clipping: (n − 2, 3) indices into
     ``outline`` ((n, 2) points, either winding), each triangle counter-clockwise. Corners
     on a straight run join no triangle of their own."""
-    points, local, order, weld = _counter_clockwise(outline)
+    _, local, order, weld = _counter_clockwise(outline)
+    return _triangles(local, order, weld)
+
+
+def _triangles(local, order, weld) -> np.ndarray:
+    """Ear clipping's triangles of a prepared outline, or ``ValueError`` if it got stuck."""
     triangles, count = ear_clipping(local, order, weld, np.empty(0, np.int64))
     if count != len(order) - 2:
         raise ValueError("outline could not be triangulated: no ear was found, so it is not "
@@ -183,11 +192,8 @@ def decompose(outline, method: str = "hertel_mehlhorn",
     if max_vertices is not None:
         max_vertices = _check.integer(max_vertices, "max_vertices", 3)
     points, local, order, weld = _counter_clockwise(outline)
-    triangles, count = ear_clipping(local, order, weld, np.empty(0, np.int64))
-    if count != len(order) - 2:
-        raise ValueError("outline could not be triangulated: no ear was found, so it is not "
-                         "a simple polygon within the weld tolerance")
     if method == "hertel_mehlhorn":
+        triangles = _triangles(local, order, weld)
         return [Polygon(points[piece]) for piece in hertel_mehlhorn(local, triangles, weld,
                                                                     max_vertices)]
     # Bayazit works on coordinates (its cuts may add corners): the outline's own corners go

@@ -14,6 +14,7 @@ by id.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -293,6 +294,19 @@ def vertex_extent(vertices, start, count, cosine, sine, origin_x, origin_y):
         high_x = max(high_x, x)
         high_y = max(high_y, y)
     return low_x, low_y, high_x, high_y
+
+
+@njit
+def reach(vertices, radius, local_center):
+    """The farthest any point of a shape lies from its body's centre of mass (m): its
+    ``vertices`` (a circle: its centre) in body coordinates, grown by ``radius``. No turn of
+    the body moves a point of the shape faster than |ω|·reach."""
+    farthest = 0.0
+    for k in range(vertices.shape[0]):
+        dx = vertices[k, 0] - local_center[0]
+        dy = vertices[k, 1] - local_center[1]
+        farthest = max(farthest, math.sqrt(dx * dx + dy * dy))
+    return farthest + radius
 
 
 @njit

@@ -313,12 +313,12 @@ def _require_distinct_neighbours(points, local, weld: float, size: float) -> Non
     raise ValueError(f"vertices must be distinct: points {min(i, j)} and {max(i, j)} {detail}")
 
 
-def _require_not_collinear(local, weld: float) -> None:
+def _require_not_collinear(local, weld: float, name: str = "vertices") -> None:
     """Every point's distance from the line through point 0 and the point farthest from it."""
     far = local[int(np.argmax(np.hypot(*local.T)))]
     offsets = far[0] * local[:, 1] - far[1] * local[:, 0]
     if np.max(np.abs(offsets)) <= weld * np.hypot(*far):
-        raise ValueError("vertices must enclose a non-zero area (all points collinear)")
+        raise ValueError(f"{name} must enclose a non-zero area (all points collinear)")
 
 
 _CORNER, _BETWEEN, _SPIKE = 0, 1, 2
