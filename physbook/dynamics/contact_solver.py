@@ -26,6 +26,8 @@ The stages, in the order a step runs them (Box2D v3 names them the same way):
 - :func:`apply_restitution`: bounce, from the approach speed measured before the solve;
 - :func:`project_positions` (chapter 9) or :func:`solve_positions` (non-linear Gauss–Seidel):
   remove overlap by moving positions;
+- :func:`land_late_bounces`: move the bodies of a touching point that bounced from its
+  depth apart by what keeps the bounce's energy e² times that at the surface;
 - :func:`land_early_bounces`: move the bodies of a speculative point that bounced from its
   gap to where a bounce from the surface would have left them (chapter 13);
 - :func:`store_impulses`: keep this step's impulses for the next step.
@@ -54,6 +56,7 @@ import numpy as np
 
 from physbook._jit import njit
 from physbook.constants import SLOP_SIZE_FRACTION
+from physbook.kinds import DYNAMIC
 from physbook.vecmath.kernels import cross, point_velocity, rotate
 
 #: Codes of ``position_correction``, as the compiled drivers receive it.
@@ -307,14 +310,20 @@ def solve_friction(velocities, angular_velocities, inverse_masses, inverse_inert
 
 
 @njit
-def set_targets(contacts, work, sizes, restitution_threshold, bias_factor, slop, inverse_dt):
+def set_targets(contacts, work, bodies, restitution_threshold, bias_factor, slop, inverse_dt):
     """The normal velocity each point of a rigid solve aims for (m/s).
 
-    A touching point (depth d ≥ 0) aims for v* = max(−e·v_n if v_n < −threshold else 0,
-    β/dt·max(d − slop, 0)): the bounce of Newton's law, or Baumgarte's push-out speed that
+    Runs after gravity and forces have changed the velocities (:func:`prepare_contacts`
+    ran before): v_n⁻ below is the approach speed prepare measured, before this step's
+    forces; v_n the speed now, with them.
+
+    A touching point (depth d ≥ 0) collided before the step began, so it bounces from the
+    speed it hit with: it aims for v* = max(−e·v_n⁻ if v_n⁻ < −threshold else 0,
+    β/dt·max(d − slop, 0)), the bounce of Newton's law, or Baumgarte's push-out speed that
     removes the fraction β of the depth beyond the slop in one step, whichever is larger
-    (β = ``bias_factor``; 0 turns it off). The slop is :func:`pair_slop` of the pair's body
-    ``sizes``.
+    (β = ``bias_factor``; 0 turns it off). Bouncing from v_n instead would add this step's
+    g·dt to every bounce: with e = 1 a ball would climb by about 2·g·dt/v_n of its height
+    per bounce. The slop is :func:`pair_slop` of the pair's body sizes.
 
     A point with a gap s = −d > 0 is *speculative* (chapter 13): it aims for v* = −s/dt, so
     the solver removes only the approach that would close the gap within the step, and
@@ -322,21 +331,35 @@ def set_targets(contacts, work, sizes, restitution_threshold, bias_factor, slop,
     (v_n·dt < −s) while approaching faster than the threshold bounces at once, v* = −e·v_n,
     in the pass, so that the collision passes down a row of touching bodies as a touching
     one does (a Newton's cradle); :func:`land_early_bounces` then moves its bodies to where
-    a bounce from the surface would have left them.
+    a bounce from the surface would have left them. It collides during the step, after
+    gravity has acted on it, so its bounce uses v_n.
     """
-    pairs, point_counts, depths, restitutions = (contacts.bodies, contacts.point_counts,
-                                                 contacts.depths, contacts.restitutions)
-    relative_velocities, targets = work.relative_velocities, work.targets
+    pairs, point_counts, normals, depths, restitutions = (
+        contacts.bodies, contacts.point_counts, contacts.normals, contacts.depths,
+        contacts.restitutions)
+    velocities, angular_velocities, sizes, awake = (
+        bodies.velocities, bodies.angular_velocities, bodies.sizes, bodies.awake)
+    arms_a, arms_b, relative_velocities, targets = (work.anchors_a, work.anchors_b,
+                                                    work.relative_velocities, work.targets)
     for m in range(point_counts.shape[0]):
-        allowed = pair_slop(slop, sizes, pairs[m, 0], pairs[m, 1])
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        if not (awake[a] or awake[b]):
+            continue  # no stage solves it (see prepare_contacts)
+        allowed = pair_slop(slop, sizes, a, b)
         for k in range(point_counts[m]):
-            approach = relative_velocities[m, k]
-            bounce = restitution_target(approach, restitutions[m], restitution_threshold)
             gap = -depths[m, k]
             if gap > 0.0:
+                dvx, dvy = relative_velocity(velocities, angular_velocities, a, b,
+                                             arms_a[m, k, 0], arms_a[m, k, 1],
+                                             arms_b[m, k, 0], arms_b[m, k, 1])
+                approach = dvx * normals[m, 0] + dvy * normals[m, 1]
+                bounce = restitution_target(approach, restitutions[m], restitution_threshold)
                 closes = approach + gap * inverse_dt < 0.0
                 targets[m, k] = bounce if closes and bounce > 0.0 else -gap * inverse_dt
                 continue
+            bounce = restitution_target(relative_velocities[m, k], restitutions[m],
+                                        restitution_threshold)
             push = bias_factor * inverse_dt * max(depths[m, k] - allowed, 0.0)
             targets[m, k] = max(bounce, push)
 
@@ -436,8 +459,51 @@ def softness(hertz: float, damping_ratio: float, h: float) -> Softness:
 
 
 @njit
-def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static_soft,
-               push_out_speed, restitution_threshold):
+def gravity_along_normal(gravity, bodies, a, b, nx, ny):
+    """(g_B − g_A)·n: how fast gravity changes the normal velocity v_n of a point between
+    bodies a and b (m/s²); each dynamic, awake body falls at ``gravity`` times its scale."""
+    kinds, scales, awake = bodies.kinds, bodies.gravity_scales, bodies.awake
+    gx = 0.0
+    gy = 0.0
+    if kinds[b] == DYNAMIC and awake[b]:
+        gx += gravity[0] * scales[b]
+        gy += gravity[1] * scales[b]
+    if kinds[a] == DYNAMIC and awake[a]:
+        gx -= gravity[0] * scales[a]
+        gy -= gravity[1] * scales[a]
+    return gx * nx + gy * ny
+
+
+@njit
+def bounce_speed(approach, gap, restitution, pull, inverse_h):
+    """The speed w (m/s) a point leaves at when it bounces at the start of a step of h s,
+    ``gap`` m from the surface (negative: that deep in it), having arrived at ``approach``
+    m/s (> 0).
+
+    ``pull`` = g_n·h is what a constant pull (gravity) adds to the approach speed in one
+    step (m/s). Symplectic Euler then keeps Q = ½·u_k·u_{k+1} + g_n·x_k the same from step
+    to step, exactly (u_k the velocity that brought the point to height x_k): it is the
+    discrete energy per unit mass, and the apex it reaches is Q/g_n. Before the bounce
+    Q = ½·U² + ½·g_n·h·U + g_n·s. Newton's law leaves e² of it, and w solves
+    ½·w² + ½·g_n·h·w + g_n·s = e²·Q. With e = 1 that is w = U, the step's motion mirrored
+    in time; with no pull it is w = e·U. A point that starts inside (s < 0) leaves a little
+    faster than e·U, to make up the depth it starts from. If e²·Q cannot lift the point to
+    its gap (no real root), it leaves at e·U.
+    """
+    if pull == 0.0 or restitution == 0.0:
+        return restitution * approach
+    lift = pull * gap * inverse_h  # g_n·s
+    kept = restitution * restitution * (0.5 * approach * approach + 0.5 * pull * approach
+                                        + lift) - lift
+    radicand = 0.25 * pull * pull + 2.0 * kept
+    if radicand < 0.0:
+        return restitution * approach
+    return -0.5 * pull + math.sqrt(radicand)
+
+
+@njit
+def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
+               static_soft, push_out_speed, restitution_threshold):
     """One pass of soft contacts (the soft step); with ``use_bias`` False it *relaxes*.
 
     The separation s of each point is found from how far its bodies moved since prepare.
@@ -457,6 +523,13 @@ def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static
     pass, in the order of the contacts, lets a collision pass on down a row of touching
     bodies within the pass, as a Newton's cradle needs (applied after the pass, every
     contact of the row would bounce from the shared velocity the pass left).
+
+    The bounce's speed is :func:`bounce_speed`'s, which keeps e² of the substep's discrete
+    energy under ``gravity`` (m/s², times each body's gravity scale). The solving pass runs
+    after this substep's gravity, so the approach it bounces from is v_n less what gravity
+    added; the relaxing pass runs after the positions moved, so it bounces from v_n and
+    subtracts what the next substep's gravity will add. With −e·v_n in both, a ball with
+    e = 1 would lose about 2·g·h/|v_n| of its height per bounce.
     """
     awake = bodies.awake
     pairs, point_counts, normals, frictions, restitutions = (
@@ -482,6 +555,8 @@ def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static
                       overlaps[b] if inverse_masses[b] > 0.0 else 1.0, 1.0)
         speed_cap = push_out_speed / busiest
         e = restitutions[m]
+        # What gravity adds to v_n in one substep.
+        gravity_change = gravity_along_normal(gravity, bodies, a, b, nx, ny) / inverse_h
         for k in range(point_counts[m]):
             rax = arms_a[m, k, 0]
             ray = arms_a[m, k, 1]
@@ -509,7 +584,12 @@ def solve_soft(contacts, bodies, work, motion, inverse_h, use_bias, soft, static
                 # accumulated impulse: no later pass may take it back, and the soft
                 # rows, which relax their accumulated impulse, do not pull it back.
                 relative_velocities[m, k] = vn
-                targets[m, k] = -e * vn
+                if use_bias:
+                    targets[m, k] = bounce_speed(gravity_change - vn, s, e,
+                                                 -gravity_change, inverse_h)
+                else:
+                    targets[m, k] = bounce_speed(-vn, s, e, -gravity_change,
+                                                 inverse_h) - gravity_change
                 j = normal_masses[m, k] * (targets[m, k] - vn)
                 total_normal_impulses[m, k] += j
                 apply_impulse(velocities, angular_velocities, inverse_masses,
@@ -620,7 +700,61 @@ def land_early_bounces(contacts, bodies, work):
 
 
 @njit
-def project_positions(contacts, bodies, fraction, slop):
+def land_late_bounces(contacts, bodies, work, gravity, threshold, dt):
+    """Move apart the bodies of each touching point that bounced (chapter 9); returns how
+    many there were.
+
+    A point found at depth d ≥ 0 met the surface before the step began and bounces from
+    there, v_n → −e·v_n⁻ (:func:`set_targets`), starting d deep. Under gravity symplectic
+    Euler keeps a discrete energy, Q = ½·u_k·u_{k+1} + g_n·x_k per unit mass
+    (:func:`bounce_speed`), and Newton's law should leave e² of it. Bouncing from
+    x = −d at U = −v_n⁻ leaves e²·Q exactly when the pair is also moved apart by
+    (1 − e²)·d − ½·e·(1 − e)·U·dt: with e = 1 nothing moves (the bounce retraces the path
+    the pair came in by, and any push would lift it higher than it fell); with e < 1,
+    left where it is, the ball's apex falls short by about (1 − e²)·d. (For a shallow d
+    the move is slightly negative.) It is made as a pseudo-impulse q = shift/K along n,
+    as in :func:`land_early_bounces`. Only points whose bounce set their target (not a
+    Baumgarte push) and that took an impulse count, and only under a pull along n: with
+    no gravity along n the energy is all kinetic, any position keeps it, and the pair is
+    left where it is (so that nothing but impulses changes its angular momentum).
+    """
+    awake = bodies.awake
+    pairs, point_counts, normals, restitutions, depths = (
+        contacts.bodies, contacts.point_counts, contacts.normals, contacts.restitutions,
+        contacts.depths)
+    centers, angles = bodies.centers, bodies.angles
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    arms_a, arms_b, normal_masses, relative_velocities, targets, total_normal_impulses = (
+        work.anchors_a, work.anchors_b, work.normal_masses, work.relative_velocities,
+        work.targets, work.total_normal_impulses)
+    landed = 0
+    for m in range(pairs.shape[0]):
+        a = pairs[m, 0]
+        b = pairs[m, 1]
+        e = restitutions[m]
+        if not (awake[a] or awake[b]) or e == 0.0:
+            continue
+        nx = normals[m, 0]
+        ny = normals[m, 1]
+        if gravity_along_normal(gravity, bodies, a, b, nx, ny) == 0.0:
+            continue
+        for k in range(point_counts[m]):
+            bounce = restitution_target(relative_velocities[m, k], e, threshold)
+            if (depths[m, k] < 0.0 or bounce <= 0.0 or targets[m, k] != bounce
+                    or total_normal_impulses[m, k] <= 0.0):
+                continue
+            approach = -relative_velocities[m, k]
+            shift = (1.0 - e * e) * depths[m, k] - 0.5 * e * (1.0 - e) * approach * dt
+            q = shift * normal_masses[m, k]
+            shift_positions(centers, angles, inverse_masses, inverse_inertias, a, b,
+                            q * nx, q * ny, arms_a[m, k, 0], arms_a[m, k, 1],
+                            arms_b[m, k, 0], arms_b[m, k, 1])
+            landed += 1
+    return landed
+
+
+@njit
+def project_positions(contacts, bodies, work, fraction, slop):
     """Linear projection (chapter 9): move each pair apart by ``fraction`` of its depth
     beyond the slop (:func:`pair_slop`).
 
@@ -628,15 +762,26 @@ def project_positions(contacts, bodies, fraction, slop):
     along n moves A's centre by −s/m_A and B's by +s/m_B (the lighter body moves more; the
     pair's centre of mass stays). Angles do not change; the world recomputes the origins
     from the centres when it integrates positions.
+
+    A pair that bounced in this step (a touching point whose target, from
+    :func:`set_targets`, is a bounce) is left where it is: the bounce takes it back out
+    along the path it came in by, and a push on top of that would lift it higher than it
+    fell, by the push, at every bounce (with e = 1 the apex would climb).
     """
     awake = bodies.awake
     pairs, point_counts, normals, depths = (contacts.bodies, contacts.point_counts,
                                             contacts.normals, contacts.depths)
-    centers, inverse_masses = bodies.centers, bodies.inverse_masses
+    centers, inverse_masses, targets = bodies.centers, bodies.inverse_masses, work.targets
     for m in range(pairs.shape[0]):
         a = pairs[m, 0]
         b = pairs[m, 1]
         if not (awake[a] or awake[b]):
+            continue
+        bounced = False
+        for k in range(point_counts[m]):
+            # With projection there is no Baumgarte push, so a positive target is a bounce.
+            bounced = bounced or (depths[m, k] >= 0.0 and targets[m, k] > 0.0)
+        if bounced:
             continue
         inverse_mass_sum = inverse_masses[a] + inverse_masses[b]
         if inverse_mass_sum <= 0.0:

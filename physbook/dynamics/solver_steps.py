@@ -17,6 +17,7 @@ from physbook.dynamics.contact_solver import (
     NONLINEAR,
     PROJECTION,
     land_early_bounces,
+    land_late_bounces,
     prepare_contacts,
     project_positions,
     set_targets,
@@ -48,11 +49,13 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
     (chapter 11) are solved before the contacts in each pass; their position error is
     removed by ``joint_soft``, a soft constraint over the step.
     """
+    # The approach speeds are measured before gravity acts: a touching point bounces from
+    # the speed it hit with (see set_targets).
+    prepare_contacts(contacts, bodies, work, motion, 1.0 if warm_starting else 0.0)
     integrate_velocities(bodies, gravity, dt)
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, 1.0 if warm_starting else 0.0)
-    prepare_contacts(contacts, bodies, work, motion, 1.0 if warm_starting else 0.0)
-    set_targets(contacts, work, bodies.sizes, restitution_threshold,
+    set_targets(contacts, work, bodies, restitution_threshold,
                 correction if position_correction == BAUMGARTE else 0.0, slop, 1.0 / dt)
     if warm_starting:
         if joints is not None:
@@ -63,8 +66,11 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
             solve_joints(joints, bodies, joint_work, motion, dt, True, joint_soft)
         solve_velocities(contacts, bodies, work, accumulate)
     if position_correction == PROJECTION and correction > 0.0:
-        project_positions(contacts, bodies, correction, slop)
+        project_positions(contacts, bodies, work, correction, slop)
     bad = integrate_positions(bodies, dt)
+    # Touching points that bounced from their depth: the pair moves apart by what keeps
+    # e² of the step's energy (chapter 9).
+    late = land_late_bounces(contacts, bodies, work, gravity, restitution_threshold, dt)
     if position_correction == NONLINEAR or joints is not None:
         update_rotations(bodies.angles, bodies.awake, motion)
     if position_correction == NONLINEAR:
@@ -73,7 +79,7 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
         update_origins(bodies)
     # Speculative points that bounced from their gap: their bodies are put where a bounce
     # from the surface would have left them (chapter 13).
-    if land_early_bounces(contacts, bodies, work):
+    if land_early_bounces(contacts, bodies, work) or late:
         update_origins(bodies)
     store_impulses(contacts, bodies, work, 1.0)
     if joints is not None:
@@ -108,15 +114,15 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
         warm_start(contacts, bodies, work)
         if joints is not None:
             solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
-        solve_soft(contacts, bodies, work, motion, 1.0 / h, True, soft, static_soft,
+        solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
                    push_out_speed, restitution_threshold)
         bad = integrate_positions(bodies, h)
         update_rotations(bodies.angles, bodies.awake, motion)
         for _ in range(relax_iterations):
             if joints is not None:
                 solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
-            solve_soft(contacts, bodies, work, motion, 1.0 / h, False, soft, static_soft,
-                       push_out_speed, restitution_threshold)
+            solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, False, soft,
+                       static_soft, push_out_speed, restitution_threshold)
     store_impulses(contacts, bodies, work, float(substeps))
     if joints is not None:
         store_joint_impulses(joints, bodies, joint_work, motion, float(substeps), 1.0 / dt)
