@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import json
 import pkgutil
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,11 +48,60 @@ def test_book_has_chapters():
         assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", path.name), path.name
 
 
+def stored_text(path: Path) -> str:
+    """The notebook as git stores it (the staged version), or the file outside a git clone.
+
+    A reader's outputs live in the working copy, where JupyterLab saves them; the git filter
+    of tools/install_git_filter.py strips them from what git stores. The hygiene checks
+    are about what git stores.
+    """
+    relative = path.relative_to(ROOT).as_posix()
+    try:
+        shown = subprocess.run(["git", "show", f":{relative}"], cwd=ROOT, capture_output=True,
+                               check=False)
+    except FileNotFoundError:  # no git
+        shown = None
+    if shown is None or shown.returncode != 0:  # not a clone, or not tracked yet
+        return path.read_text(encoding="utf-8")
+    return shown.stdout.decode("utf-8")
+
+
+def load_filter_tool():
+    spec = importlib.util.spec_from_file_location("install_git_filter",
+                                                  ROOT / "tools" / "install_git_filter.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
-def test_notebook_is_stripped(path):
-    for cell in code_cells(path):
+def test_notebook_is_stored_stripped(path):
+    for cell in json.loads(stored_text(path))["cells"]:
+        if cell["cell_type"] != "code":
+            continue
         assert cell.get("outputs", []) == [], f"{path.name}: a code cell has outputs"
         assert cell.get("execution_count") is None, f"{path.name}: a cell has an execution count"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_notebook_is_stored_as_the_git_filter_writes_it(path):
+    # Then a reader who runs and saves a chapter leaves git status clean: the filter turns
+    # the saved file back into exactly these bytes.
+    text = stored_text(path)
+    command = shlex.split(load_filter_tool().strip_command(sys.executable))
+    cleaned = subprocess.run(command, input=text.encode("utf-8"), capture_output=True,
+                             check=True).stdout.decode("utf-8")
+    assert cleaned == text, (f"{path.name} is not in the filter's form: run "
+                             f"{' '.join(command)} < {path.name} and store its output")
+
+
+def test_gitattributes_names_the_filter_for_notebooks():
+    attributes = (ROOT / ".gitattributes").read_text(encoding="utf-8")
+    tool = load_filter_tool()
+    assert f"*.ipynb filter={tool.FILTER} diff=ipynb" in attributes.splitlines()
+    assert set(tool.settings("python")) == {f"filter.{tool.FILTER}.clean",
+                                           f"filter.{tool.FILTER}.smudge",
+                                           "diff.ipynb.textconv"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
@@ -117,8 +170,30 @@ def test_chapter_has_exercises_with_hidden_solutions(path):
     solutions = [c for c in code_cells(path) if "solution" in c.get("metadata", {}).get("tags", [])]
     assert solutions, f"{path.name}: no cell tagged 'solution'"
     for cell in solutions:
-        assert cell["metadata"].get("jupyter", {}).get("source_hidden") is True, (
+        hidden = cell["metadata"].get("jupyter", {})
+        assert hidden.get("source_hidden") is True, (
             f"{path.name}: solution cells are collapsed by default (jupyter.source_hidden)"
+        )
+        assert hidden.get("outputs_hidden") is True, (
+            f"{path.name}: a solution's output gives the answer away: collapse it too "
+            "(jupyter.outputs_hidden)"
+        )
+
+
+ANIMATION_CALL = re.compile(r"\bpb\.viz\.(animate\w*|play)\(")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_every_animation_is_its_cells_last_expression(path):
+    """A player that is not the cell's last expression is thrown away, never shown."""
+    for cell in code_cells(path):
+        text = source(cell)
+        if not ANIMATION_CALL.search(text):
+            continue
+        last = ast.parse(text).body[-1]
+        assert isinstance(last, ast.Expr) and ANIMATION_CALL.search(ast.unparse(last)), (
+            f"{path.name}: a cell calls an animation helper but ends with "
+            f"{ast.unparse(last)[:60]!r}; make the player its last expression"
         )
 
 

@@ -28,5 +28,7 @@ def test_readme_example_runs_and_the_ball_comes_to_rest_on_the_floor():
 def test_readme_commands_match_ci():
     ci = (ROOT / ".ci" / "run").read_text()
     assert 'pip install -e ".[dev]"' in README and '-e ".[dev]"' in ci
-    assert 'pip install -e ".[book]" && .venv/bin/jupyter lab book/' in README
+    assert ('pip install -e ".[book]" && .venv/bin/python tools/install_git_filter.py && '
+            '.venv/bin/jupyter lab book/') in README
+    assert (ROOT / "tools" / "install_git_filter.py").is_file()
     assert ".venv/bin/pytest" in README and "-m pytest" in ci

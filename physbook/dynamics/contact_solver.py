@@ -26,8 +26,8 @@ The stages, in the order a step runs them (Box2D v3 names them the same way):
 - :func:`apply_restitution`: bounce, from the approach speed measured before the solve;
 - :func:`project_positions` (chapter 9) or :func:`solve_positions` (non-linear Gauss–Seidel):
   remove overlap by moving positions;
-- :func:`land_late_bounces`: move the bodies of a touching point that bounced from its
-  depth apart by what keeps the bounce's energy e² times that at the surface;
+- :func:`land_late_bounces`: move apart the bodies of a touching point that bounced from
+  its depth, by what leaves e² of the step's discrete energy (chapter 9);
 - :func:`land_early_bounces`: move the bodies of a speculative point that bounced from its
   gap to where a bounce from the surface would have left them (chapter 13);
 - :func:`store_impulses`: keep this step's impulses for the next step.

@@ -36,15 +36,8 @@ from physbook.viz.integration import (
     plot_frame_timeline,
 )
 from physbook.viz.linkage import draw_joints, joint_anchor_pairs
-from physbook.viz.notebook import (
-    FRAME_BUDGET,
-    animate,
-    check_widget,
-    interact,
-    setup_notebook,
-    show_source,
-    version_problems,
-)
+from physbook.viz.notebook import setup_notebook, show_source, version_problems
+from physbook.viz.player import FRAME_BUDGET, animate
 from physbook.viz.vectors import (
     PIPELINE_STAGES,
     clip_to_halfspace,
@@ -56,6 +49,7 @@ from physbook.viz.vectors import (
     plane,
 )
 from physbook.viz.verlet import animate_verlet, draw_contact, draw_verlet, verlet_axes
+from physbook.viz.widgets import check_widget, interact
 from physbook.viz.world import (
     body_color,
     draw_bodies,

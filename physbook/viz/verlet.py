@@ -13,7 +13,7 @@ from physbook import _check
 from physbook.verlet.handles import VerletContact, VerletSnapshot
 from physbook.verlet.world import VerletWorld
 from physbook.viz import _arguments
-from physbook.viz.notebook import FRAME_BUDGET, animate
+from physbook.viz.player import FRAME_BUDGET, animate
 
 #: What :func:`draw_verlet` draws: a snapshot, or a world as it is now.
 _DRAWABLE = (VerletSnapshot, VerletWorld)

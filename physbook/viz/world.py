@@ -24,7 +24,7 @@ from physbook.recording import Frame, Recording
 from physbook.vecmath.vec import Transform
 from physbook.viz import _arguments
 from physbook.viz.impulses import draw_contacts
-from physbook.viz.notebook import FRAME_BUDGET, animate
+from physbook.viz.player import FRAME_BUDGET, animate
 from physbook.viz.vectors import plane
 from physbook.world import World
 

@@ -1,0 +1,124 @@
+"""A reader's path: set up a clone, run and save every chapter, then run the hygiene tests.
+
+JupyterLab saves every output into the notebooks a reader runs. This does the same to a
+scratch copy of the repository: it sets the clone up as the README says (the git filter of
+tools/install_git_filter.py), executes each chapter with nbclient and saves it with
+nbformat, outputs and all, as JupyterLab would. Then git must see no change, and the book's
+hygiene tests must pass there. The saved outputs are also what a reader sees when they
+reopen a chapter, so they are checked too: every animation cell holds its player with its
+first picture in place, and every widget cell a figure that shows without a kernel.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+ANIMATION_CALL = re.compile(r"\bpb\.viz\.(animate\w*|play)\(")
+WIDGET_CALL = re.compile(r"\bpb\.viz\.interact\(")
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def is_clone() -> bool:
+    try:
+        return git("rev-parse", "--is-inside-work-tree", cwd=ROOT).strip() == "true"
+    except (FileNotFoundError, subprocess.CalledProcessError):
+        return False
+
+
+pytestmark = pytest.mark.skipif(not is_clone(), reason="needs git and a git clone of physbook")
+
+
+def copy_of_the_work_tree(target: Path) -> None:
+    """Every file git tracks or would track, copied as it is now (not as last committed)."""
+    listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            destination = target / name
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination)
+
+
+@pytest.fixture(scope="module")
+def read_clone(tmp_path_factory) -> tuple[Path, dict[str, nbformat.NotebookNode]]:
+    """A clone set up as the README says, whose every chapter was run and saved."""
+    clone = tmp_path_factory.mktemp("reader") / "physbook"
+    clone.mkdir()
+    copy_of_the_work_tree(clone)
+    git("init", "--quiet", cwd=clone)
+    subprocess.run([sys.executable, "tools/install_git_filter.py"], cwd=clone, check=True,
+                   capture_output=True)
+    git("add", "--all", cwd=clone)
+    git("-c", "user.name=reader", "-c", "user.email=reader@example.invalid", "commit",
+        "--quiet", "--no-verify", "-m", "as cloned", cwd=clone)
+    saved = {}
+    for path in sorted((clone / "book").glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        NotebookClient(notebook, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        nbformat.write(notebook, path)
+        saved[path.name] = notebook
+    return clone, saved
+
+
+def test_reading_every_chapter_leaves_git_clean(read_clone):
+    clone, saved = read_clone
+    assert saved, "the book has chapters"
+    assert all(any(cell.get("outputs") for cell in notebook.cells)
+               for notebook in saved.values()), "the saved chapters hold their outputs"
+    assert git("status", "--porcelain", cwd=clone) == ""
+
+
+def test_the_hygiene_tests_pass_after_reading(read_clone):
+    clone, _ = read_clone
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "tests/test_book.py"], cwd=clone, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+
+
+def outputs_of(notebook, pattern: re.Pattern):
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and pattern.search(cell.source):
+            yield cell.source, cell.get("outputs", [])
+
+
+def test_every_saved_animation_shows_its_player_with_a_sized_picture(read_clone):
+    _, saved = read_clone
+    players = 0
+    for name, notebook in saved.items():
+        for source, outputs in outputs_of(notebook, ANIMATION_CALL):
+            html = "".join(output.get("data", {}).get("text/html", "") for output in outputs)
+            image = re.search(r"<img id=\"_anim_img\w+\"[^>]*>", html)
+            assert image, f"{name}: a cell calling an animation shows no player: {source[:80]!r}"
+            tag = image.group(0)
+            assert re.search(r"\bwidth=\"\d+\"", tag) and re.search(r"\bheight=\"\d+\"", tag), (
+                f"{name}: the player's picture has no size, so JupyterLab may draw it 0×0")
+            assert 'src="data:image/png;base64,' in tag, f"{name}: no first picture"
+            players += 1
+    assert players >= 30, players
+
+
+def test_every_saved_widget_shows_a_figure_without_a_kernel(read_clone):
+    _, saved = read_clone
+    widgets = 0
+    for name, notebook in saved.items():
+        for source, outputs in outputs_of(notebook, WIDGET_CALL):
+            bundles = [output.get("data", {}) for output in outputs]
+            assert any("application/vnd.jupyter.widget-view+json" in data
+                       and "image/png" in data for data in bundles), (
+                f"{name}: a widget cell keeps no static figure: {source[:80]!r}")
+            widgets += 1
+    assert widgets >= 10, widgets
