@@ -85,7 +85,7 @@ def test_notebook_is_stored_stripped(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
 def test_notebook_is_stored_as_the_git_filter_writes_it(path):
-    # Then a reader who runs and saves a chapter leaves git status clean: the filter turns
+    # Then a reader who runs and saves a chapter changes nothing git stores: the filter turns
     # the saved file back into exactly these bytes.
     text = stored_text(path)
     command = shlex.split(load_filter_tool().strip_command(sys.executable))

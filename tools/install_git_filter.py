@@ -7,9 +7,11 @@ Run once per clone, from anywhere inside it (the README's set-up commands do)::
 JupyterLab saves every output into the notebook a reader runs. This registers nbstripout as
 the clean filter that ``.gitattributes`` names for ``*.ipynb``, so git stores (and diffs)
 notebooks without outputs, execution counts and the metadata a run adds, while the files on
-disk keep what the reader saw: ``git status`` stays clean after reading, and nothing of it can
-be committed by accident. Cell ids are kept (nbstripout renumbers them unless told not to).
-The tests check that every stored notebook is already what this filter makes of it.
+disk keep what the reader saw: after reading, ``git diff`` is empty and nothing of it can be
+committed by accident (``git status`` may list a saved notebook until ``git add`` refreshes
+its entry, since its size changed). Cell ids are kept (nbstripout renumbers them unless
+told not to). The tests check that every stored notebook is already what this filter makes
+of it.
 
 Outside a git clone (a downloaded archive) there is nothing to set up: it says so and
 exits 0, so the README's one-line commands still go on to open the book.
