@@ -555,8 +555,6 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
                       overlaps[b] if inverse_masses[b] > 0.0 else 1.0, 1.0)
         speed_cap = push_out_speed / busiest
         e = restitutions[m]
-        # What gravity adds to v_n in one substep.
-        gravity_change = gravity_along_normal(gravity, bodies, a, b, nx, ny) / inverse_h
         for k in range(point_counts[m]):
             rax = arms_a[m, k, 0]
             ray = arms_a[m, k, 1]
@@ -584,6 +582,9 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
                 # accumulated impulse: no later pass may take it back, and the soft
                 # rows, which relax their accumulated impulse, do not pull it back.
                 relative_velocities[m, k] = vn
+                # What gravity adds to v_n in one substep (worked out only here: bounces
+                # are rare, and this reads four columns of both bodies).
+                gravity_change = gravity_along_normal(gravity, bodies, a, b, nx, ny) / inverse_h
                 if use_bias:
                     targets[m, k] = bounce_speed(gravity_change - vn, s, e,
                                                  -gravity_change, inverse_h)
