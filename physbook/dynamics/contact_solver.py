@@ -737,12 +737,13 @@ def land_late_bounces(contacts, bodies, work, gravity, threshold, dt):
             continue
         nx = normals[m, 0]
         ny = normals[m, 1]
-        if gravity_along_normal(gravity, bodies, a, b, nx, ny) == 0.0:
-            continue
         for k in range(point_counts[m]):
             bounce = restitution_target(relative_velocities[m, k], e, threshold)
             if (depths[m, k] < 0.0 or bounce <= 0.0 or targets[m, k] != bounce
                     or total_normal_impulses[m, k] <= 0.0):
+                continue
+            # Read only for a bounce, which is rare: no pull along n, no move.
+            if gravity_along_normal(gravity, bodies, a, b, nx, ny) == 0.0:
                 continue
             approach = -relative_velocities[m, k]
             shift = (1.0 - e * e) * depths[m, k] - 0.5 * e * (1.0 - e) * approach * dt
