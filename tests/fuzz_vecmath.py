@@ -127,6 +127,10 @@ INTEGRATE_CASES = [
            lambda bad, method=method: integrate.simulate(
                method, [0.5], [1.0], _returning(bad), 0.1, 3))
       for method in integrate.METHODS),
+    *(Case("integrate.implicit_spring_step", argument,
+           _with(integrate.implicit_spring_step, argument, x=[0.5], v=[1.0], stiffness=40.0,
+                 damping=0.5, mass=2.0, dt=0.1, force=[0.3]))
+      for argument in ("x", "v", "stiffness", "damping", "mass", "dt", "force")),
 ]
 
 # --- the fixed timestep ----------------------------------------------------------------------

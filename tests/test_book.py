@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from notebook_source import argument_defaults, argument_names
 
 import physbook
 
@@ -256,3 +257,46 @@ def test_every_widget_is_also_run_headless(path):
             f"{path.name}: widget {function} is not run through pb.viz.check_widget"
         )
     assert "ipywidgets.interact(" not in text, f"{path.name}: use pb.viz.interact"
+
+
+def widget_functions(path: Path):
+    """(function name, its definition, the controls' argument names) for each widget."""
+    definitions, calls = {}, []
+    for cell in code_cells(path):
+        tree = ast.parse(source(cell))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                definitions[node.name] = node
+            elif (isinstance(node, ast.Call) and ast.unparse(node.func) == "pb.viz.interact"
+                  and node.args and isinstance(node.args[0], ast.Name)):
+                calls.append((node.args[0].id, [k.arg for k in node.keywords]))
+    for name, controls in calls:
+        yield name, definitions.get(name), controls
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_every_widget_control_has_a_default_to_open_at(path):
+    """A control opens at its argument's default: without one it would open at its range's
+    middle, which is rarely the case the prose discusses."""
+    for name, definition, controls in widget_functions(path):
+        assert definition is not None, f"{path.name}: widget {name} is not defined in the chapter"
+        with_default = argument_defaults(definition)
+        named = argument_names(definition)
+        if None in controls:    # controls passed as ``**mapping``: any argument may be one
+            controls = named
+        missing = [control for control in controls
+                   if control in named and control not in with_default]
+        assert not missing, f"{path.name}: {name}'s {missing} have no default to open at"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_chapter_ends_with_further_reading(path):
+    cells = load(path)["cells"]
+    headings = [source(cell).splitlines()[0] for cell in cells
+                if cell["cell_type"] == "markdown" and source(cell).strip()]
+    assert "## Further reading" in headings, f"{path.name} has no further reading"
+    if not path.name.startswith("00_"):
+        last = source(cells[-1])
+        assert cells[-1]["cell_type"] == "markdown" and last.startswith("## Further reading"), (
+            f"{path.name}: further reading is not the chapter's last cell")
+        assert last.count("\n- ") >= 2, f"{path.name}: further reading lists under two works"

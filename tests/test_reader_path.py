@@ -20,6 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from notebook_source import argument_defaults
 
 ROOT = Path(__file__).resolve().parent.parent
 ANIMATION_CALL = re.compile(r"\bpb\.viz\.(animate\w*|play)\(")
@@ -127,3 +128,57 @@ def test_every_saved_widget_shows_a_figure_without_a_kernel(read_clone):
                 f"{name}: a widget cell keeps no static figure: {source[:80]!r}")
             widgets += 1
     assert widgets > 0
+
+
+def widget_defaults(notebook) -> dict[str, dict[str, object]]:
+    """Each function's arguments with literal defaults, from the chapter's definitions."""
+    import ast
+
+    defaults = {}
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, ast.FunctionDef):
+                values = {}
+                for argument, default in argument_defaults(node).items():
+                    try:
+                        values[argument] = ast.literal_eval(default)
+                    except ValueError:      # not a literal: compared nowhere
+                        pass
+                defaults[node.name] = values
+    return defaults
+
+
+def control_value(state: dict):
+    """What a saved control shows: a slider's or box's value, a menu's chosen label."""
+    if "index" in state and "_options_labels" in state:
+        return state["_options_labels"][state["index"]]
+    return state.get("value")
+
+
+def test_every_saved_widget_opens_at_its_functions_defaults(read_clone):
+    _, saved = read_clone
+    compared = 0
+    for name, notebook in saved.items():
+        models = notebook.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+        defaults = widget_defaults(notebook)
+        for source, outputs in outputs_of(notebook, WIDGET_CALL):
+            function = re.search(r"pb\.viz\.interact\(\s*(\w+)", source).group(1)
+            view = next(output["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+                        for output in outputs
+                        if "application/vnd.jupyter.widget-view+json" in output.get("data", {}))
+            for child in models[view]["state"]["children"]:
+                state = models[child.removeprefix("IPY_MODEL_")]["state"]
+                argument = state.get("description")
+                if argument not in defaults[function]:
+                    continue
+                default = defaults[function][argument]
+                shown = control_value(state)
+                expected = str(default) if isinstance(shown, str) else default
+                assert shown == pytest.approx(expected) if isinstance(default, float) else (
+                    shown == expected), (
+                    f"{name}: {function}'s {argument} opens at {shown!r}, not its default "
+                    f"{default!r}")
+                compared += 1
+    assert compared > 0

@@ -239,9 +239,10 @@ def _cross(u, v) -> float:
 def _solve_segment(v1: _Vertex, v2: _Vertex):
     """Closest point of segment w1w2 to the origin, as kept vertices and weights.
 
-    With e = w2 − w1 the origin projects at λ₂ = −w1·e / e·e; the two unnormalised
-    barycentric weights are w2·e (for w1) and −w1·e (for w2). A non-positive weight means
-    the other end is closest.
+    With e = w2 − w1 the origin projects at t = −w1·e / e·e along the segment; the two
+    unnormalised barycentric weights are u1 = w2·e (for w1) and u2 = −w1·e (for w2), with
+    u1 + u2 = e·e and t = u2 / (u1 + u2). A non-positive weight means the other end is
+    closest (u2 ≤ 0: t ≤ 0, keep w1; u1 ≤ 0: t ≥ 1, keep w2).
     """
     e = v2.w - v1.w
     weight_1 = float(v2.w @ e)
@@ -257,9 +258,14 @@ def _solve_segment(v1: _Vertex, v2: _Vertex):
 def _solve_triangle(v1: _Vertex, v2: _Vertex, v3: _Vertex):
     """Closest point of triangle w1w2w3 to the origin (Voronoi regions by signed areas).
 
-    Edge weights are as in :func:`_solve_segment`; the triangle weights are the signed
-    areas n·(w_j × w_k) with n = (w2 − w1) × (w3 − w1), so the origin is inside when all
-    three are positive. A flat triangle falls back to its best edge.
+    Edge weights are as in :func:`_solve_segment` (d12_1, d12_2 are u1, u2 of edge w1w2).
+    The triangle weights are Δ·σ_i (d123_i), with Δ = (w2 − w1) × (w3 − w1) (n123) twice
+    the signed area and σ1 = w2 × w3, σ2 = w3 × w1, σ3 = w1 × w2 twice the signed areas of
+    the triangles the origin makes with each edge; σ_i / Δ are the origin's barycentric
+    coordinates, and multiplying by Δ instead of dividing keeps their signs for either
+    orientation. The regions are tested in order: a corner (the origin projects behind it
+    on both of its edges), an edge (inside the edge, and Δ·σ of the opposite corner ≤ 0),
+    the inside (all Δ·σ_i > 0). A flat triangle (Δ = 0) falls back to its best edge.
     """
     w1, w2, w3 = v1.w, v2.w, v3.w
     e12, e13, e23 = w2 - w1, w3 - w1, w3 - w2
@@ -348,8 +354,11 @@ def gjk(core_a: Core, core_b: Core, keep_trace: bool = False):
         iterations += 1
         if keep_trace:
             trace.append(GjkStep(np.array([v.w for v in vertices]), closest, new.w))
+        # A support point seen before (by its vertex keys, immune to rounding) cannot help.
         repeated = any(vertex.key == new.key for vertex in vertices)
-        # No progress: the new point is no nearer the origin along v than v itself.
+        # No progress: the new point is no nearer the origin along v than v itself. Since
+        # v·w/|v| ≤ distance ≤ |v|, this relative test (van den Bergen 1999) bounds the
+        # error of the distance returned by GJK_RELATIVE_TOLERANCE·|v|.
         stalled = squared - float(closest @ new.w) <= GJK_RELATIVE_TOLERANCE * squared
         if repeated or stalled:
             if keep_trace:

@@ -19,6 +19,10 @@ velocity Verlet     2      yes         2 here (1 if the last one is cached)
 RK4                 4      no          4
 =================== ====== ========== ==========================================
 
+:func:`implicit_spring_step` is the one implicit method: backward Euler for a linear
+spring–damper, solved in closed form. It is unconditionally stable and loses energy, which
+is why engines step stiff springs and soft contacts with it (chapter 10).
+
 The step functions are the mathematics, one step each; :func:`simulate` checks its input
 once, runs many steps and records the trajectory. Every input must be finite and so must
 every value the acceleration returns; a state that leaves the float range (about ±1.8e308)
@@ -37,7 +41,8 @@ from physbook import _check
 
 __all__ = [
     "METHODS", "explicit_euler_step", "symplectic_euler_step", "position_verlet_start",
-    "position_verlet_step", "velocity_verlet_step", "rk4_step", "simulate",
+    "position_verlet_step", "velocity_verlet_step", "rk4_step", "implicit_spring_step",
+    "simulate",
 ]
 
 #: The integration methods :func:`simulate` knows, by name.
@@ -256,6 +261,60 @@ def rk4_step(x, v, acceleration: Acceleration, t: float, dt: float):
     v_new = v + (k1_v + 2.0 * k2_v + 2.0 * k3_v + k4_v) * (dt / 6.0)
     return (_finite(x_new, step, "the new position x + (k1 + 2·k2 + 2·k3 + k4)·dt/6"),
             _finite(v_new, step, "the new velocity v + (k1 + 2·k2 + 2·k3 + k4)·dt/6"))
+
+
+def implicit_spring_step(x, v, stiffness: float, damping: float, mass: float, dt: float,
+                         force=0.0):
+    """One implicit (backward) Euler step of a mass on a linear spring–damper.
+
+    The spring pulls towards x = 0 with −k·x, the damper with −c·v, and a constant external
+    ``force`` F acts too. Backward Euler evaluates the acceleration at the *end* of the step,
+
+        v₁ = v₀ + dt·(F − k·x₁ − c·v₁)/m,    x₁ = x₀ + dt·v₁,
+
+    and, the force being linear, substituting the second equation into the first gives v₁
+    in closed form:
+
+        v₁ = (v₀ + dt·(F − k·x₀)/m) / (1 + dt·c/m + dt²·k/m).
+
+    For any dt > 0 the step is stable: undamped, it multiplies the energy by
+    1/(1 + ω²·dt²) with ω² = k/m. At rest it sits at x = F/k, the exact equilibrium.
+
+    Parameters
+    ----------
+    x, v : array_like
+        Position (m) and velocity (m/s), of one shape; each entry is an independent mass.
+    stiffness : float
+        Spring constant k (N/m), 0 or more.
+    damping : float
+        Damping coefficient c (N·s/m), 0 or more.
+    mass : float
+        Mass m (kg), positive.
+    dt : float
+        Time step (s), positive.
+    force : float or array_like
+        Constant external force F (N), a number or an array shaped like ``x``.
+
+    Returns
+    -------
+    (x, v) : tuple of numpy.ndarray
+        Position (m) and velocity (m/s) at the end of the step.
+    """
+    x, v, _, dt = _state(x, v, 0.0, dt)
+    stiffness = _check.non_negative_scalar(stiffness, "stiffness")
+    damping = _check.non_negative_scalar(damping, "damping")
+    mass = _check.positive_scalar(mass, "mass")
+    force = _check.finite_array(force, "force")
+    if force.shape not in ((), x.shape):
+        raise ValueError(f"force must be a number or an array shaped like x, {x.shape}, "
+                         f"got shape {force.shape}")
+    step = _Step("implicit_spring_step", 0.0, dt)
+    # The closed form times m, so that no term divides by the mass: a tiny mass cannot
+    # overflow a quotient on its own, and the denominator m + dt·c + dt²·k is at least m.
+    denominator = mass + dt * damping + dt * dt * stiffness
+    v_new = _finite((mass * v + dt * (force - stiffness * x)) / denominator, step,
+                    "the new velocity (m·v + dt·(F − k·x)) / (m + dt·c + dt²·k)")
+    return _finite(x + dt * v_new, step, "the new position x + v·dt"), v_new
 
 
 _ONE_STEP = {

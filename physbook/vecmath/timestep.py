@@ -13,11 +13,13 @@ taken out. The loop of a game reads::
 
 Floating point. Frame times such as 1/144 s and steps such as 1/60 s are not binary
 fractions, so they are rounded before any sum is made: twelve frames of ``1/144`` add up to
-five steps of ``1/60`` only approximately, and neither a float nor an integer-tick
-accumulator can make an inexact input exact. The accumulator therefore takes a step when it
-holds at least ``dt·(1 − STEP_TOLERANCE)``; the tiny shortfall stays in it as a negative
-balance, so no time is created or lost over a long run. Simulated time is counted as an
-integer number of steps (``time = steps_taken·dt``), never as a running sum of ``dt``.
+five steps of ``1/60`` only approximately. A game that reads an integer clock can avoid this
+altogether by passing ``dt``, ``max_frame_time`` and the frame times in whole ticks (exact
+as floats below 2**53), so that every sum is exact. For frame times in float seconds the
+accumulator takes a step when it holds at least ``dt·(1 − STEP_TOLERANCE)``; the tiny
+shortfall stays in it as a negative balance, so no time is created or lost over a long run.
+Simulated time is counted as an integer number of steps (``time = steps_taken·dt``), never
+as a running sum of ``dt``.
 """
 
 from __future__ import annotations

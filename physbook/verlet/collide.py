@@ -169,7 +169,7 @@ def _respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, norma
     The vertex moves by + r_v · depth · n and the edge's point at parameter t by
     − r_e · depth · n, with the mass shares r_v = m_e / (m_v + m_e), r_e = m_v / (m_v + m_e)
     (m_v, m_e the two bodies' masses, kg). The edge's ends move in proportion to 1 − t and t,
-    scaled by λ = 1 / (t² + (1 − t)²) so that their interpolated point moves exactly by its
+    scaled by κ = 1 / (t² + (1 − t)²) so that their interpolated point moves exactly by its
     share. t is clamped to [0, 1]. A pinned particle never moves; its body then counts as
     infinitely heavy. Returns t (or −1 when nothing could move).
     """
@@ -203,13 +203,13 @@ def _respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, norma
     t = _edge_parameter(foot_x, foot_y, positions[end_1, 0], positions[end_1, 1],
                         positions[end_2, 0], positions[end_2, 1])
     t = min(max(t, 0.0), 1.0)
-    lam = 1.0 / (t * t + (1.0 - t) * (1.0 - t))
+    kappa = 1.0 / (t * t + (1.0 - t) * (1.0 - t))
     if inverse_mass[end_1] > 0.0:
-        positions[end_1, 0] -= push_x * (1.0 - t) * edge_share * lam
-        positions[end_1, 1] -= push_y * (1.0 - t) * edge_share * lam
+        positions[end_1, 0] -= push_x * (1.0 - t) * edge_share * kappa
+        positions[end_1, 1] -= push_y * (1.0 - t) * edge_share * kappa
     if inverse_mass[end_2] > 0.0:
-        positions[end_2, 0] -= push_x * t * edge_share * lam
-        positions[end_2, 1] -= push_y * t * edge_share * lam
+        positions[end_2, 0] -= push_x * t * edge_share * kappa
+        positions[end_2, 1] -= push_y * t * edge_share * kappa
     if vertex_free:
         positions[vertex, 0] += push_x * vertex_share
         positions[vertex, 1] += push_y * vertex_share

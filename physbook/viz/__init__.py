@@ -17,6 +17,8 @@ from physbook.viz.collision import (
     draw_minkowski,
     draw_pair,
     draw_sat_axis,
+    gjk_legend,
+    limits_with_origin,
     minkowski_difference,
     outline,
     plot_clipping,
@@ -38,6 +40,7 @@ from physbook.viz.integration import (
 from physbook.viz.linkage import draw_joints, joint_anchor_pairs
 from physbook.viz.notebook import setup_notebook, show_source, version_problems
 from physbook.viz.player import FRAME_BUDGET, animate
+from physbook.viz.timestepping import animate_judder, draw_judder_frame
 from physbook.viz.vectors import (
     PIPELINE_STAGES,
     clip_to_halfspace,
@@ -81,6 +84,8 @@ __all__ = [
     "plot_clipping",
     "plot_sat",
     "draw_sat_axis",
+    "gjk_legend",
+    "limits_with_origin",
     "ContactSnapshot",
     "contact_snapshot",
     "draw_contacts",
@@ -96,6 +101,8 @@ __all__ = [
     "draw_world",
     "play",
     "recording_limits",
+    "animate_judder",
+    "draw_judder_frame",
     "draw_joints",
     "joint_anchor_pairs",
     "METHOD_COLORS",

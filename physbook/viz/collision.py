@@ -356,21 +356,90 @@ def draw_minkowski(ax: Axes, shape_a, xf_a: Transform, shape_b, xf_b: Transform,
     return points
 
 
-def draw_gjk_step(ax: Axes, step: GjkStep, *, color: str = "C3") -> None:
-    """One GJK iteration: the simplex, its point v nearest the origin, the new support w."""
+def limits_with_origin(points, margin: float = 0.3) -> tuple[float, float, float, float]:
+    """Plot limits ``(x_min, x_max, y_min, y_max)`` (m) that hold ``points`` and the origin.
+
+    GJK and EPA are about where the origin lies relative to A ⊖ B, so their figures must
+    show it even when A ⊖ B is far from it. ``points`` is an (N, 2) array (m); ``margin``
+    (m, ≥ 0) is left beyond the outermost point on every side.
+    """
+    points = _check.points(points, "points").reshape(-1, 2)
+    margin = _check.non_negative_scalar(margin, "margin")
+    every = np.vstack([points, np.zeros((1, 2))])
+    low, high = every.min(axis=0) - margin, every.max(axis=0) + margin
+    return float(low[0]), float(high[0]), float(low[1]), float(high[1])
+
+
+#: Subscripts for the simplex labels w₁, w₂, w₃.
+_SUBSCRIPTS = "₁₂₃"
+
+
+def draw_gjk_step(ax: Axes, step: GjkStep, *, color: str = "C3", show_closest: bool = True,
+                  show_support: bool = True, labels: bool = False) -> None:
+    """One GJK iteration: the simplex, its point v nearest the origin, the new support w.
+
+    ``show_closest`` and ``show_support`` draw v (with the dotted line from the origin)
+    and w = s(−v) (when the step has one); turning them off lets an animation reveal an
+    iteration stage by stage. ``labels`` writes w₁, w₂, w₃ beside the simplex points (in
+    the simplex's order) and v, w beside theirs, so a figure needs no legend over it.
+    """
     ax = _arguments.axes(ax)
     step = _gjk_step(step)
     color = _arguments.colour(color, "color")
+    show_closest = _check.flag(show_closest, "show_closest")
+    show_support = _check.flag(show_support, "show_support")
+    labels = _check.flag(labels, "labels")
     simplex = step.simplex
     closed = np.vstack([simplex, simplex[:1]]) if len(simplex) > 2 else simplex
     if len(simplex) > 2:
         ax.add_patch(PolygonPatch(simplex, closed=True, facecolor=color, alpha=0.2, lw=0))
     ax.plot(closed[:, 0], closed[:, 1], "-o", color=color, markersize=5, lw=2,
             label=f"simplex ({len(simplex)} points)")
-    ax.plot([0.0, step.closest[0]], [0.0, step.closest[1]], color="k", lw=1, ls=":")
-    ax.plot(*step.closest, "D", color="k", markersize=5, label="v: nearest the origin")
-    if step.support is not None:
+    if labels:
+        middle = simplex.mean(axis=0)
+        for k, point in enumerate(simplex):
+            _label(ax, f"w{_SUBSCRIPTS[k]}", point, point - middle, color)
+    if show_closest:
+        ax.plot([0.0, step.closest[0]], [0.0, step.closest[1]], color="k", lw=1, ls=":")
+        ax.plot(*step.closest, "D", color="k", markersize=5, label="v: nearest the origin")
+        if labels:
+            _label(ax, "v", step.closest, -step.closest, "k")
+    if show_support and step.support is not None:
         ax.plot(*step.support, "*", color="C2", markersize=13, label="w = s(−v)")
+        if labels:
+            _label(ax, "w", step.support, step.support - simplex.mean(axis=0), "C2")
+
+
+def _label(ax: Axes, text: str, point: np.ndarray, away: np.ndarray, color: str) -> None:
+    """Write ``text`` 9 points from ``point``, on the side ``away`` points to (any side
+    when it is zero), so that the label sits beside its marker, not on it."""
+    size = float(np.hypot(*away))
+    offset = np.array([0.7, 0.7]) if size == 0.0 else away / size
+    ax.annotate(text, point, xytext=tuple(9.0 * offset), textcoords="offset points",
+                ha="center", va="center", fontsize=9, color=color, fontweight="bold")
+
+
+def gjk_legend(ax: Axes, *, color: str = "C3", minkowski_color: str = "C4"):
+    """A legend for GJK figures, outside the axes on the right, with the same entries in
+    every frame: A ⊖ B, the origin, the simplex, v and w. Returns the ``Legend``."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    ax = _arguments.axes(ax)
+    color = _arguments.colour(color, "color")
+    minkowski_color = _arguments.colour(minkowski_color, "minkowski_color")
+    handles = [
+        Patch(facecolor=minkowski_color, alpha=0.35, edgecolor=minkowski_color,
+              label="A ⊖ B"),
+        Line2D([], [], color="k", marker="+", ls="", markersize=10, mew=2, label="origin"),
+        Line2D([], [], color=color, marker="o", lw=2, markersize=5, label="simplex"),
+        Line2D([], [], color="k", marker="D", ls="", markersize=5,
+               label="v: simplex point\nnearest the origin"),
+        Line2D([], [], color="C2", marker="*", ls="", markersize=12,
+               label="w = s(−v): new\nsupport point"),
+    ]
+    return ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                     borderaxespad=0.0, fontsize=8, frameon=False)
 
 
 def draw_epa_step(ax: Axes, step: EpaStep, *, color: str = "C3") -> None:

@@ -94,7 +94,8 @@ def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, 
     ``shapes[i]`` are body i's shapes in body coordinates, posed by ``origins[i]`` and
     ``angles[i]``; ``centers`` (N, 2), if given, are marked with a cross. With ``aabbs``
     each shape's world bounding box is drawn dashed. ``kinds`` are kind codes and
-    ``body_ids`` the bodies' ids, which pick their colours (:func:`body_color`).
+    ``body_ids`` the bodies' ids, which pick their colours (:func:`body_color`). Axes
+    without labels get "x (m)" and "y (m)".
     """
     ax = _arguments.axes(ax)
     shapes = _body_shapes(shapes)
@@ -134,6 +135,22 @@ def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, 
     if centers is not None and len(centers):
         ax.plot(centers[:, 0], centers[:, 1], "k+", markersize=6, linestyle="none")
     ax.autoscale_view()
+    _label_world_axes(ax)
+    return ax
+
+
+def _label_world_axes(ax: Axes) -> Axes:
+    """Label the axes of a world view "x (m)" and "y (m)", keeping a label already set.
+
+    Every world view is drawn in metres; a caller that shifts or scales its drawing (two
+    runs side by side, a zoom in millimetres) sets its own labels first, before or after
+    drawing the bodies, and they are kept.
+    """
+    ax = _arguments.axes(ax)
+    if not ax.get_xlabel():
+        ax.set_xlabel("x (m)")
+    if not ax.get_ylabel():
+        ax.set_ylabel("y (m)")
     return ax
 
 
