@@ -290,6 +290,14 @@ def test_every_widget_control_has_a_default_to_open_at(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
+def test_widget_functions_leave_showing_to_the_widget(path):
+    """The preface's rule: a widget function draws and returns; the widget shows its figures."""
+    for name, definition, _ in widget_functions(path):
+        calls = [ast.unparse(node) for node in ast.walk(definition) if isinstance(node, ast.Call)]
+        assert "plt.show()" not in calls, f"{path.name}: widget {name} calls plt.show()"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
 def test_chapter_ends_with_further_reading(path):
     cells = load(path)["cells"]
     headings = [source(cell).splitlines()[0] for cell in cells
