@@ -1,4 +1,4 @@
-"""Reading a chapter's code without running it: the functions its widgets call."""
+"""Reading a chapter's code without running it: its widgets and the functions they call."""
 
 from __future__ import annotations
 
@@ -19,3 +19,18 @@ def argument_defaults(definition: ast.FunctionDef) -> dict[str, ast.expr]:
 def argument_names(definition: ast.FunctionDef) -> set[str]:
     arguments = definition.args
     return {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+
+
+def widget_functions(sources: list[str]):
+    """(function name, its definition or None, the controls' argument names) for each
+    ``pb.viz.interact(function, ...)`` call in a chapter's code ``sources``; a control given
+    as ``**mapping`` is listed as None."""
+    definitions, calls = {}, []
+    for text in sources:
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef):
+                definitions[node.name] = node
+            elif (isinstance(node, ast.Call) and ast.unparse(node.func) == "pb.viz.interact"
+                  and node.args and isinstance(node.args[0], ast.Name)):
+                calls.append((node.args[0].id, [k.arg for k in node.keywords]))
+    return [(name, definitions.get(name), controls) for name, controls in calls]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from notebook_source import argument_defaults, argument_names
+from notebook_source import widget_functions as notebook_widgets
 
 import physbook
 
@@ -260,18 +261,7 @@ def test_every_widget_is_also_run_headless(path):
 
 
 def widget_functions(path: Path):
-    """(function name, its definition, the controls' argument names) for each widget."""
-    definitions, calls = {}, []
-    for cell in code_cells(path):
-        tree = ast.parse(source(cell))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef):
-                definitions[node.name] = node
-            elif (isinstance(node, ast.Call) and ast.unparse(node.func) == "pb.viz.interact"
-                  and node.args and isinstance(node.args[0], ast.Name)):
-                calls.append((node.args[0].id, [k.arg for k in node.keywords]))
-    for name, controls in calls:
-        yield name, definitions.get(name), controls
+    return notebook_widgets([source(cell) for cell in code_cells(path)])
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)

@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from notebook_source import argument_defaults
+from notebook_source import argument_defaults, widget_functions
 
 ROOT = Path(__file__).resolve().parent.parent
 ANIMATION_CALL = re.compile(r"\bpb\.viz\.(animate\w*|play)\(")
@@ -131,22 +131,19 @@ def test_every_saved_widget_shows_a_figure_without_a_kernel(read_clone):
 
 
 def widget_defaults(notebook) -> dict[str, dict[str, object]]:
-    """Each function's arguments with literal defaults, from the chapter's definitions."""
+    """Each widget function's arguments with literal defaults (others are compared nowhere)."""
     import ast
 
+    sources = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
     defaults = {}
-    for cell in notebook.cells:
-        if cell.cell_type != "code":
-            continue
-        for node in ast.walk(ast.parse(cell.source)):
-            if isinstance(node, ast.FunctionDef):
-                values = {}
-                for argument, default in argument_defaults(node).items():
-                    try:
-                        values[argument] = ast.literal_eval(default)
-                    except ValueError:      # not a literal: compared nowhere
-                        pass
-                defaults[node.name] = values
+    for name, definition, _ in widget_functions(sources):
+        values = {}
+        for argument, default in argument_defaults(definition).items():
+            try:
+                values[argument] = ast.literal_eval(default)
+            except ValueError:
+                pass
+        defaults[name] = values
     return defaults
 
 
@@ -164,7 +161,7 @@ def test_every_saved_widget_opens_at_its_functions_defaults(read_clone):
         models = notebook.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
         defaults = widget_defaults(notebook)
         for source, outputs in outputs_of(notebook, WIDGET_CALL):
-            function = re.search(r"pb\.viz\.interact\(\s*(\w+)", source).group(1)
+            (function, _, _), = widget_functions([source])
             view = next(output["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
                         for output in outputs
                         if "application/vnd.jupyter.widget-view+json" in output.get("data", {}))
