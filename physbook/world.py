@@ -129,6 +129,8 @@ class World:
         almost nothing until something wakes them. The thresholds are the attributes
         ``sleep_linear_speed``, ``sleep_angular_speed`` and ``time_to_sleep``.
 
+    Notes
+    -----
     Joints (chapter 11) are added with :meth:`add_joint`; the solver solves them beside the
     contacts. Queries (:meth:`query_aabb`, :meth:`query_point`, :meth:`ray_cast`) ask where
     the shapes are; after each step :attr:`contact_events` and :attr:`sensor_events` say

@@ -25,3 +25,17 @@ settings.register_profile(
 )
 # Without the option (a bare `pytest tests/test_x.py -o addopts=`), run as CI does too.
 settings.load_profile("ci")
+
+#: Test modules that take minutes (each runs every chapter), in the order to start them.
+#: pytest-xdist hands a module to one worker (--dist loadscope) in the order collected, so
+#: starting the longest first lets the short ones fill the other workers' time, and every
+#: worker finishes at about the same moment.
+LONGEST_FIRST = ("tests/browser/test_jupyterlab.py", "tests/test_reader_path.py")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        module = item.nodeid.split("::")[0]
+        return LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: tests keep their order within a module

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import importlib.util
 import inspect
 import json
 import pkgutil
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 from notebook_source import argument_defaults, argument_names
 from notebook_source import widget_functions as notebook_widgets
+from tool_scripts import load_tool
 
 import physbook
 
@@ -68,14 +68,6 @@ def stored_text(path: Path) -> str:
     return shown.stdout.decode("utf-8")
 
 
-def load_filter_tool():
-    spec = importlib.util.spec_from_file_location("install_git_filter",
-                                                  ROOT / "tools" / "install_git_filter.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)
 def test_notebook_is_stored_stripped(path):
     for cell in json.loads(stored_text(path))["cells"]:
@@ -90,7 +82,7 @@ def test_notebook_is_stored_as_the_git_filter_writes_it(path):
     # Then a reader who runs and saves a chapter changes nothing git stores: the filter turns
     # the saved file back into exactly these bytes.
     text = stored_text(path)
-    command = shlex.split(load_filter_tool().strip_command(sys.executable))
+    command = shlex.split(load_tool("install_git_filter").strip_command(sys.executable))
     cleaned = subprocess.run(command, input=text.encode("utf-8"), capture_output=True,
                              check=True).stdout.decode("utf-8")
     assert cleaned == text, (f"{path.name} is not in the filter's form: run "
@@ -99,7 +91,7 @@ def test_notebook_is_stored_as_the_git_filter_writes_it(path):
 
 def test_gitattributes_names_the_filter_for_notebooks():
     attributes = (ROOT / ".gitattributes").read_text(encoding="utf-8")
-    tool = load_filter_tool()
+    tool = load_tool("install_git_filter")
     assert f"*.ipynb filter={tool.FILTER} diff=ipynb" in attributes.splitlines()
     assert set(tool.settings("python")) == {f"filter.{tool.FILTER}.clean",
                                            f"filter.{tool.FILTER}.smudge",

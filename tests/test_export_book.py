@@ -1,11 +1,12 @@
-"""tools/export_book.py: the static export runs notebooks from copies and writes pages that
+"""tools/export_book.py: the static site runs notebooks from copies and writes pages that
 need nothing from the network (local MathJax, sized players, widgets as static figures),
-with an index and links between neighbouring pages."""
+with an index, links between neighbouring pages, and the API reference."""
 
 from __future__ import annotations
 
 import base64
-import importlib.util
+import html
+import inspect
 import io
 import re
 from html.parser import HTMLParser
@@ -14,20 +15,15 @@ from pathlib import Path
 import nbformat
 import pytest
 from PIL import Image
+from tool_scripts import load_tool
+
+import physbook
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFACE = ROOT / "book" / "00_preface.ipynb"
 
 
-def load_tool():
-    """The script as a module: tools/ is a folder of scripts, not a package."""
-    spec = importlib.util.spec_from_file_location("export_book", ROOT / "tools" / "export_book.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-export_book = load_tool()
+export_book = load_tool("export_book")
 
 FIXTURE_CELLS = [
     nbformat.v4.new_markdown_cell("# A small fixture\n\nThe area is $a^2$."),
@@ -153,13 +149,38 @@ def test_the_preface_keeps_its_player_and_its_widget(exported):
 def test_index_lists_the_pages_by_title_and_pages_link_their_neighbours(exported):
     out, _ = exported
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert Page(index).links == ["00_preface.html", "01_fixture.html"]
+    assert Page(index).links == ["00_preface.html", "01_fixture.html", "api/physbook.html"]
     assert "Preface: how to read and run this book" in index and "A small fixture" in index
     preface = Page((out / "00_preface.html").read_text(encoding="utf-8")).links
     fixture = Page((out / "01_fixture.html").read_text(encoding="utf-8")).links
-    assert {"index.html", "01_fixture.html"} <= set(preface)
-    assert {"index.html", "00_preface.html"} <= set(fixture)
+    assert {"index.html", "01_fixture.html", "api/physbook.html"} <= set(preface)
+    assert {"index.html", "00_preface.html", "api/physbook.html"} <= set(fixture)
     assert "00_preface.html" not in preface and "01_fixture.html" not in fixture
+
+
+def test_the_api_reference_documents_every_public_module(exported):
+    out, _ = exported
+    api = out / "api"
+    layers = [name for name in physbook.__all__ if inspect.ismodule(getattr(physbook, name))]
+    assert len(layers) >= 10
+    for name in [*layers, "viz"]:
+        assert (api / "physbook" / f"{name}.html").exists(), name
+    world = (api / "physbook" / "world.html").read_text(encoding="utf-8")
+    # The class's own docstring, and numpydoc sections rendered as such, not as plain text.
+    first_line = physbook.World.__doc__.strip().splitlines()[0]
+    assert f"<p>{html.escape(first_line, quote=False)}</p>" in world
+    assert 'id="World.step"' in world
+    assert re.search(r"<h[1-6][^>]*>\s*Parameters\s*</h[1-6]>", world)
+    # Sphinx's :class:`~a.b.C` is read as a link to a.b.C, not printed with its "~".
+    assert 'href="dynamics/body_table.html#BodyTable"' in world and "<code>~" not in world
+
+
+@pytest.mark.parametrize("name", ["physbook.html", "physbook/world.html", "index.html"])
+def test_the_api_reference_fetches_nothing_from_the_network(exported, name):
+    out, _ = exported
+    text = (out / "api" / name).read_text(encoding="utf-8")
+    assert fetched_from_the_network(text) == []
+    assert "cdnjs" not in text and "unpkg" not in text and "jsdelivr" not in text
 
 
 def test_chapter_notebooks_picks_chapters_by_number(tmp_path):
@@ -191,3 +212,10 @@ def test_a_notebook_that_fails_stops_the_export_and_is_named(tmp_path):
         export_book.export_book([broken], tmp_path / "html")
     assert "this chapter is broken" in str(raised.value)
     assert not (tmp_path / "html" / "03_broken.html").exists()
+
+
+def test_the_command_names_a_chapter_that_does_not_exist(capsys):
+    with pytest.raises(SystemExit) as raised:
+        export_book.main(["unused-out-dir", "--chapters", "99"])
+    assert raised.value.code == 2
+    assert "chapters: no notebook" in capsys.readouterr().err

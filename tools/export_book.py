@@ -1,10 +1,23 @@
-"""Export the book to static HTML pages that read offline.
+"""Build the book's static site: one HTML page per chapter and the API reference, offline.
 
 Each notebook of ``book/`` is copied to a temporary folder and run there (``book/`` itself is
 never written to), its widget state is dropped so that each widget shows its static stand-in
 (the figure at the controls' starting values and a note that moving them needs a kernel),
 and it is written as ``OUT_DIR/<notebook>.html`` with nbconvert's lab template. Every page
-links to ``OUT_DIR/index.html``, a list of the chapters by title, and to its neighbours.
+links to ``OUT_DIR/index.html``, a list of the chapters by title, to its neighbours and to
+the API reference, which pdoc writes into ``OUT_DIR/api`` from the package's docstrings.
+
+Why nbconvert and not Jupyter Book: the book is a folder of notebooks that already run under
+nbclient, and nbconvert with a small index builds it from packages the book installs anyway,
+offline. Jupyter Book would add Sphinx and a theme to the install and a second description
+of the chapters (its table of contents and execution settings), and its pages load MathJax
+from a CDN unless told otherwise.
+
+Why widgets are figures and not embedded widget state: nbconvert can store a widget's state
+in the page, but drawing it needs ipywidgets' HTML manager, a JavaScript bundle the template
+loads from a CDN, and the book's widgets redraw by running Python, so an embedded slider
+would move without changing its figure. Each widget therefore shows its figure at the
+controls' starting values with a note that moving them needs a kernel.
 
 Nothing on the pages comes from the network: MathJax 2 is copied from the
 ``jupyter-server-mathjax`` package to ``OUT_DIR/mathjax``, the players of ``pb.viz.animate``
@@ -22,21 +35,31 @@ then open ``OUT_DIR/index.html`` in a browser.
 from __future__ import annotations
 
 import argparse
+import functools
 import html
+import re
 import shutil
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import jinja2
 import jupyter_server_mathjax
 import nbformat
+import pdoc
+import pdoc.docstrings
+import pdoc.render
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbconvert import HTMLExporter
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
+
+#: Where the API reference goes inside the site, and its first page.
+API_FOLDER = "api"
+API_PAGE = f"{API_FOLDER}/physbook.html"
 
 #: Where the MathJax 2 that ``jupyter-server-mathjax`` ships lives, and its configuration:
 #: TeX and MathML in, HTML-CSS out, and the Safe extension (no scripts from the math).
@@ -90,6 +113,10 @@ INDEX_PAGE = """<!DOCTYPE html>
 <ul>
 {items}
 </ul>
+<p><a href="{api}">API reference</a>: every module, class and function of the package
+<code>physbook</code>, from its docstrings.</p>
+<p>The animations play in this page. The widgets show their figures at the controls'
+starting values; to move the controls, run the chapter in JupyterLab.</p>
 </body>
 </html>
 """
@@ -142,7 +169,7 @@ def executed(path: Path) -> nbformat.NotebookNode:
 def navigation(index: int, pages: list[tuple[str, str]]) -> str:
     """Links from page ``index`` of ``pages`` (file name, title) to the contents and the
     previous and next pages."""
-    links = ['<a href="index.html">Contents</a>']
+    links = ['<a href="index.html">Contents</a>', f'<a href="{API_PAGE}">API reference</a>']
     if index > 0:
         name, title = pages[index - 1]
         links.append(f'<a href="{name}" rel="prev">← {html.escape(title)}</a>')
@@ -164,7 +191,7 @@ def write_index(out_dir: Path, pages: list[tuple[str, str]]) -> Path:
     items = "\n".join(f'<li><a href="{name}">{html.escape(title)}</a></li>'
                       for name, title in pages)
     path = out_dir / "index.html"
-    path.write_text(INDEX_PAGE.format(items=items), encoding="utf-8")
+    path.write_text(INDEX_PAGE.format(items=items, api=API_PAGE), encoding="utf-8")
     return path
 
 
@@ -173,8 +200,48 @@ def copy_mathjax(out_dir: Path) -> Path:
     return Path(shutil.copytree(MATHJAX_FILES, out_dir / "mathjax", dirs_exist_ok=True))
 
 
+#: A Sphinx cross-reference whose target starts with ``~`` (show only the last name), which
+#: pdoc would print with the ``~``.
+SPHINX_SHORT_REFERENCE = re.compile(r"(:(?:mod|func|data|const|class|meth|attr|exc|obj):`)~")
+
+
+def _read_short_references(rst):
+    """pdoc's reStructuredText reader, given references without their ``~``."""
+    @functools.wraps(rst)
+    def read(contents, source_file):
+        return rst(SPHINX_SHORT_REFERENCE.sub(r"\1", contents), source_file)
+    return read
+
+
+def write_api_reference(out_dir: Path) -> Path:
+    """Write the API reference of ``physbook`` and ``physbook.viz`` into ``out_dir/api``.
+
+    Docstrings are read as numpydoc, each function shows its source, and the pages search
+    without a server. Math stays as text, because pdoc would load MathJax from a CDN.
+
+    Returns
+    -------
+    Path
+        The reference's first page, ``out_dir/api/physbook.html``.
+    """
+    if not hasattr(pdoc.docstrings.rst, "__wrapped__"):
+        pdoc.docstrings.rst = _read_short_references(pdoc.docstrings.rst)
+    pdoc.render.configure(docformat="numpy", math=False, search=True,
+                          show_source=True, footer_text="physbook")
+    with warnings.catch_warnings():
+        # A NamedTuple's generated __init__ keeps its annotations as strings that pdoc
+        # evaluates in the typing module, where ``np`` is unknown; the fields are shown anyway.
+        warnings.filterwarnings("ignore", message="Error parsing type annotation",
+                                category=UserWarning)
+        # physbook.viz is left out of ``physbook.__all__`` (it imports matplotlib, which the
+        # engine does not need), so pdoc is given it by name.
+        pdoc.pdoc("physbook", "physbook.viz", output_directory=out_dir / API_FOLDER)
+    return out_dir / API_PAGE
+
+
 def export_book(notebooks: list[Path], out_dir: Path) -> list[Path]:
-    """Run each notebook and write it to ``out_dir`` as a page, with the index and MathJax.
+    """Run each notebook and write it to ``out_dir`` as a page, with the index, MathJax and
+    the API reference.
 
     Returns
     -------
@@ -192,6 +259,7 @@ def export_book(notebooks: list[Path], out_dir: Path) -> list[Path]:
                                                          path.stem))
              for path in notebooks]
     write_index(out_dir, pages)
+    write_api_reference(out_dir)
     exporter = page_exporter()
     written = []
     for index, path in enumerate(notebooks):

@@ -1,0 +1,325 @@
+"""The book as a reader meets it: every chapter run in JupyterLab, in a real Chromium.
+
+A headless run of a notebook cannot see what the browser draws: a widget stuck at
+"Loading widget…", a player without its controls, a formula MathJax left as TeX. This
+starts a JupyterLab server on a free local port, with a token, on a scratch copy of the
+book (JupyterLab saves what it runs), drives Debian's ``chromium`` with Playwright, and for
+each chapter runs every cell and looks at the page. Screenshots go to the directory named
+by ``PHYSBOOK_SCREENSHOTS`` (a temporary directory otherwise). Without Playwright or
+Chromium it is skipped (see ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from browser_support import (
+    assert_players_play,
+    free_port,
+    leftover_tex,
+    overflowing_outputs,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
+#: Longest a chapter may take to run all its cells in the browser (s).
+RUN_ALL_LIMIT = 240
+#: Longest one widget may take to redraw after a control moves (s).
+REDRAW_LIMIT = 60
+#: Longest the cells may show no progress while the kernel is not busy (s).
+STALL_LIMIT = 20
+
+#: JupyterLab settings for the test: no question about fetching news, whose toast would
+#: cover the page and the screenshots. Everything else is as a reader finds it, including
+#: the notebook's default windowing, which lays out only the cells in view (the checks read
+#: text content, not rendered text, and scroll each player and widget into view).
+LAB_SETTINGS = {
+    ("apputils-extension", "notification"): {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
+def write_settings(folder: Path) -> None:
+    """Write :data:`LAB_SETTINGS` where ``JUPYTERLAB_SETTINGS_DIR=folder`` finds them."""
+    for (plugin, name), values in LAB_SETTINGS.items():
+        path = folder / "@jupyterlab" / plugin / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory):
+    """(base URL, token) of a JupyterLab server on a scratch copy of the book."""
+    folder = tmp_path_factory.mktemp("lab")
+    for chapter in CHAPTERS:
+        shutil.copy2(chapter, folder / chapter.name)
+    for fixture in (Path(__file__).parent / "fixtures").glob("*.ipynb"):
+        shutil.copy2(fixture, folder / fixture.name)
+    home = tmp_path_factory.mktemp("lab-settings")        # beside the book, not in it
+    write_settings(home / "settings")
+    port, token = free_port(), os.urandom(16).hex()
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+               "--ip=127.0.0.1", f"--ServerApp.token={token}", f"--ServerApp.root_dir={folder}",
+               "--LabApp.news_url=", "--LabApp.check_for_updates_class="
+               "jupyterlab.NeverCheckForUpdate"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    log = (home / "server.log").open("w")
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=folder,
+                              env={**os.environ,
+                                   "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+                                   "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("JupyterLab did not start:\n"
+                                       + (home / "server.log").read_text()[-3000:]) from None
+                time.sleep(0.5)
+        # The first listing of kernels is slow (the server starts Python to ask ipykernel);
+        # a page that asks before it is ready cannot pick the notebook's kernel and shows a
+        # "Select Kernel" dialog. Asking once here makes every page's question a quick one.
+        with urllib.request.urlopen(f"{url}/api/kernelspecs?token={token}", timeout=60):
+            pass
+        yield url, token
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def code_sources(path: Path) -> list[str]:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+
+
+def dismiss_dialogs(page) -> list[str]:
+    """Close any dialog JupyterLab opened on its own (a first start may ask a question),
+    with its default button; return what the dialogs said."""
+    said = []
+    for _ in range(3):
+        dialog = page.locator(".jp-Dialog")
+        if not dialog.count():
+            break
+        said.append(dialog.first.inner_text()[:200])
+        accept = dialog.first.locator(".jp-Dialog-button.jp-mod-accept")
+        if accept.count():
+            accept.first.click()
+        else:
+            page.keyboard.press("Escape")
+        dialog.first.wait_for(state="detached", timeout=10_000)
+    if said:
+        print("JupyterLab asked:", *said, sep="\n  ")
+    return said
+
+
+def server_api(lab, path: str, method: str = "GET"):
+    """Ask the JupyterLab server's REST API; the parsed JSON answer, or None if empty."""
+    url, token = lab
+    request = urllib.request.Request(f"{url}{path}?token={token}", method=method)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        body = response.read()
+    return json.loads(body) if body else None
+
+
+def kernel_of(lab, name: str) -> dict | None:
+    """The kernel of notebook ``name``'s one session (id, execution_state), or None."""
+    sessions = [session for session in server_api(lab, "/api/sessions")
+                if session["path"] == name]
+    return sessions[0]["kernel"] if len(sessions) == 1 else None
+
+
+def wait_for_kernel(lab, name: str, seconds: float = 120) -> None:
+    """Wait until notebook ``name`` has one kernel, idle, and the same for two polls.
+
+    Opening a notebook can start two kernels at once and shut one down; a command sent
+    in between goes to the kernel that is about to vanish, and its cells wait forever.
+    """
+    deadline, previous = time.monotonic() + seconds, None
+    while time.monotonic() < deadline:
+        kernel = kernel_of(lab, name)
+        if kernel and kernel["execution_state"] == "idle":
+            if kernel["id"] == previous:
+                return
+            previous = kernel["id"]
+        else:
+            previous = None
+        time.sleep(1)
+    raise AssertionError(f"{name}: its kernel was not ready within {seconds} s")
+
+
+def shut_down_kernel(lab, name: str) -> None:
+    """End notebook ``name``'s sessions, so that finished chapters hold no kernel."""
+    for session in server_api(lab, "/api/sessions"):
+        if session["path"] == name:
+            server_api(lab, f"/api/sessions/{session['id']}", method="DELETE")
+
+
+def code_prompts(page) -> tuple[int, int]:
+    """(code cells that show an execution count, code cells that show a prompt)."""
+    prompts = page.locator(".jp-CodeCell .jp-InputArea-prompt").all_text_contents()
+    done = [text for text in prompts if re.fullmatch(r"\[\d+\]:", text.strip())]
+    return len(done), len(prompts)
+
+
+def run_all(page, lab, name: str, attempts: int = 2) -> None:
+    """Open notebook ``name`` in JupyterLab, run every cell and wait until all have run.
+
+    If the cells stop running while the kernel sits idle (the page lost its kernel), the
+    page is opened again and the run started afresh, up to ``attempts`` times in all.
+    """
+    url, token = lab
+    for attempt in range(1, attempts + 1):
+        page.goto(f"{url}/lab/tree/{name}?token={token}&reset")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+        wait_for_kernel(lab, name)
+        dismiss_dialogs(page)
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+        page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+        deadline = time.monotonic() + RUN_ALL_LIMIT
+        progress, last_progress = (-1, 0), time.monotonic()
+        while time.monotonic() < deadline:
+            done, prompts = code_prompts(page)
+            # Solutions' inputs are collapsed and show no prompt; every other cell must
+            # show a count.
+            if prompts and done == prompts:
+                wait_for_kernel(lab, name)
+                return
+            if (done, prompts) != progress:
+                progress, last_progress = (done, prompts), time.monotonic()
+            kernel = kernel_of(lab, name)
+            if (time.monotonic() - last_progress > STALL_LIMIT
+                    and (kernel is None or kernel["execution_state"] != "busy")):
+                print(f"{name}: attempt {attempt} stalled at {done} of {prompts} cells with "
+                      f"the kernel {kernel and kernel['execution_state']}")
+                break
+            time.sleep(1)
+        else:
+            raise AssertionError(f"{name}: not every cell ran within {RUN_ALL_LIMIT} s "
+                                 f"({done} of {prompts} code cells show a count)")
+    raise AssertionError(f"{name}: the cells stopped running with the kernel idle, "
+                         f"{attempts} times")
+
+
+def errors_shown(page) -> list[str]:
+    texts = page.locator(".jp-OutputArea-output[data-mime-type="
+                         "'application/vnd.jupyter.stderr']").all_text_contents()
+    return [text[:300] for text in texts if "Traceback" in text or "Error" in text]
+
+
+def widgets_not_rendered(page) -> int:
+    """How many widget outputs show a placeholder or a text repr instead of controls."""
+    placeholders = page.get_by_text(re.compile(r"Loading widget|Error displaying widget"))
+    reprs = page.get_by_text(re.compile(r"^(interactive|VBox)\(children="))
+    return placeholders.count() + reprs.count()
+
+
+@contextlib.contextmanager
+def notebook_page(browser, lab, name: str, screenshots: Path):
+    """A page for notebook ``name``; on a failure a screenshot ``<name>-failed.png`` is
+    saved, and at the end the page closes and the notebook's kernel is shut down."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        yield page
+    except BaseException:
+        page.screenshot(path=str(screenshots / f"{Path(name).stem}-failed.png"))
+        raise
+    finally:
+        page.close()
+        shut_down_kernel(lab, name)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[path.name for path in CHAPTERS])
+def test_chapter_runs_and_shows_in_the_browser(chapter, browser, lab, screenshots):
+    with notebook_page(browser, lab, chapter.name, screenshots) as page:
+        run_all(page, lab, chapter.name)
+        page.screenshot(path=str(screenshots / f"{chapter.stem}.png"))
+        sources = "\n".join(code_sources(chapter))
+        assert errors_shown(page) == []
+        assert widgets_not_rendered(page) == 0, f"{chapter.name}: a widget did not render"
+        widgets = len(re.findall(r"\bpb\.viz\.interact\(", sources))
+        assert page.locator(".widget-vbox").count() >= widgets
+        assert_each_widget_redraws(page, chapter.name)
+        players = len(re.findall(r"\bpb\.viz\.(animate\w*|play)\(", sources))
+        assert assert_players_play(page, chapter.name) == players
+        assert overflowing_outputs(page) == []
+        assert page.locator("mjx-container").count() > 0 or "$" not in chapter.read_text()
+        assert leftover_tex(page, ".jp-MarkdownOutput", "mjx-container") == []
+
+
+def figure_of(widget) -> str | None:
+    image = widget.locator(".jp-OutputArea-output img").first
+    return image.get_attribute("src") if image.count() else None
+
+
+def redrawn(page, widget, before: str | None) -> bool:
+    """Whether the widget's figure differs from ``before`` once the kernel has run the
+    redraw: wait for the kernel to be busy and idle again (a loaded machine may take many
+    seconds), then give the page a moment to show the new picture."""
+    idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
+    time.sleep(0.3)                      # the change reaches the kernel, which turns busy
+    page.wait_for_selector(idle, timeout=REDRAW_LIMIT * 1000)
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        if figure_of(widget) not in (None, before):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def assert_each_widget_redraws(page, name: str) -> None:
+    """For each widget, moving one of its sliders (or menus) changes its figure.
+
+    A control may leave the figure alone over part of its range (a bound that does not
+    bind), so each is tried in turn, a few steps down and then up, until one redraws.
+    """
+    for index in range(page.locator(".widget-vbox").count()):
+        widget = page.locator(".widget-vbox").nth(index)
+        widget.scroll_into_view_if_needed()
+        moved = False
+        for handle in widget.locator(".noUi-handle").all():
+            for key in ("ArrowLeft",) * 3 + ("ArrowRight",) * 6:
+                before = figure_of(widget)
+                handle.focus()
+                page.keyboard.press(key)
+                if redrawn(page, widget, before):
+                    moved = True
+                    break
+            if moved:
+                break
+        for menu in ([] if moved else widget.locator("select").all()):
+            options = menu.locator("option").all_text_contents()
+            for option in options:
+                before = figure_of(widget)
+                menu.select_option(label=option)
+                if redrawn(page, widget, before):
+                    moved = True
+                    break
+            if moved:
+                break
+        assert moved, f"{name}: no control of widget {index + 1} redraws its figure"
+
+
+def test_a_widget_that_does_not_render_is_caught(browser, lab, screenshots):
+    """The fixture displays a widget whose model the page never receives: the reader sees
+    an error where the controls should be, and the check above must see it too."""
+    with notebook_page(browser, lab, "broken_widget.ipynb", screenshots) as page:
+        run_all(page, lab, "broken_widget.ipynb")
+        assert widgets_not_rendered(page) > 0
