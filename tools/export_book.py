@@ -224,6 +224,8 @@ def write_api_reference(out_dir: Path) -> Path:
     Path
         The reference's first page, ``out_dir/api/physbook.html``.
     """
+    # pdoc has no hook for a docstring's text before it is read, so its reader is wrapped
+    # (once, however many times this runs).
     if not hasattr(pdoc.docstrings.rst, "__wrapped__"):
         pdoc.docstrings.rst = _read_short_references(pdoc.docstrings.rst)
     pdoc.render.configure(docformat="numpy", math=False, search=True,

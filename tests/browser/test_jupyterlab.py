@@ -69,8 +69,7 @@ def lab(tmp_path_factory):
     port, token = free_port(), os.urandom(16).hex()
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
                "--ip=127.0.0.1", f"--ServerApp.token={token}", f"--ServerApp.root_dir={folder}",
-               "--LabApp.news_url=", "--LabApp.check_for_updates_class="
-               "jupyterlab.NeverCheckForUpdate"]
+               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = (home / "server.log").open("w")

@@ -20,7 +20,6 @@ import pytest
 from browser_support import assert_players_play, free_port, leftover_tex
 from tool_scripts import load_tool
 
-ROOT = Path(__file__).resolve().parents[2]
 SITE_CHAPTERS = ["00", "03"]
 
 
