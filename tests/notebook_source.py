@@ -3,6 +3,19 @@
 from __future__ import annotations
 
 import ast
+import json
+import re
+from pathlib import Path
+
+#: A call that displays an animation player: ``pb.viz.animate``, ``animate_verlet``,
+#: ``animate_judder`` or ``play``.
+ANIMATION_CALL = re.compile(r"\bpb\.viz\.(animate\w*|play)\(")
+
+
+def code_sources(path: Path) -> list[str]:
+    """The source of every code cell of the notebook at ``path``, in order."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
 
 
 def argument_defaults(definition: ast.FunctionDef) -> dict[str, ast.expr]:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from notebook_source import argument_defaults, argument_names
+from notebook_source import ANIMATION_CALL, argument_defaults, argument_names
 from notebook_source import widget_functions as notebook_widgets
 from tool_scripts import load_tool
 
@@ -174,7 +174,6 @@ def test_chapter_has_exercises_with_hidden_solutions(path):
         )
 
 
-ANIMATION_CALL = re.compile(r"\bpb\.viz\.(animate\w*|play)\(")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NOTEBOOK_IDS)

@@ -20,10 +20,9 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from notebook_source import argument_defaults, widget_functions
+from notebook_source import ANIMATION_CALL, argument_defaults, widget_functions
 
 ROOT = Path(__file__).resolve().parent.parent
-ANIMATION_CALL = re.compile(r"\bpb\.viz\.(animate\w*|play)\(")
 WIDGET_CALL = re.compile(r"\bpb\.viz\.interact\(")
 
 

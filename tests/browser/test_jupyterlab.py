@@ -29,6 +29,7 @@ from browser_support import (
     leftover_tex,
     overflowing_outputs,
 )
+from notebook_source import ANIMATION_CALL, code_sources, widget_functions
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
@@ -102,11 +103,6 @@ def lab(tmp_path_factory):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
-
-
-def code_sources(path: Path) -> list[str]:
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
 
 
 def dismiss_dialogs(page) -> list[str]:
@@ -250,13 +246,12 @@ def test_chapter_runs_and_shows_in_the_browser(chapter, browser, lab, screenshot
     with notebook_page(browser, lab, chapter.name, screenshots) as page:
         run_all(page, lab, chapter.name)
         page.screenshot(path=str(screenshots / f"{chapter.stem}.png"))
-        sources = "\n".join(code_sources(chapter))
+        sources = code_sources(chapter)
         assert errors_shown(page) == []
         assert widgets_not_rendered(page) == 0, f"{chapter.name}: a widget did not render"
-        widgets = len(re.findall(r"\bpb\.viz\.interact\(", sources))
-        assert page.locator(".widget-vbox").count() >= widgets
+        assert page.locator(".widget-vbox").count() >= len(widget_functions(sources))
         assert_each_widget_redraws(page, chapter.name)
-        players = len(re.findall(r"\bpb\.viz\.(animate\w*|play)\(", sources))
+        players = sum(len(ANIMATION_CALL.findall(source)) for source in sources)
         assert assert_players_play(page, chapter.name) == players
         assert overflowing_outputs(page) == []
         assert page.locator("mjx-container").count() > 0 or "$" not in chapter.read_text()
