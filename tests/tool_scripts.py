@@ -1,18 +1,26 @@
-"""The scripts of ``tools/`` as modules, for the tests to call: ``tools/`` is a folder of
-scripts run from the command line, not a package."""
+"""The scripts of ``tools/`` and ``benchmarks/`` as modules, for the tests to call: both are
+folders of scripts run from the command line, not packages."""
 
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """The script at ``path``, imported as a module called ``name`` (and registered under
+    that name, as an import would, so that its dataclasses can resolve their annotations)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_tool(name: str) -> ModuleType:
     """The script ``tools/<name>.py``, imported as a module called ``name``."""
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "tools" / f"{name}.py", name)
