@@ -20,6 +20,7 @@ from physbook.broadphase import broad_phase as resolve_broad_phase
 from physbook.broadphase.filters import ShapeFilters, shape_filters
 from physbook.broadphase.pairs import ShapeBoxes, canonical_pairs
 from physbook.broadphase.tree import DynamicTree
+from physbook.compiled_step import BAD_STATE, FAST, NEED_ROOM, NOT_FINITE, compiled_step
 from physbook.constants import (
     DEFAULT_GRAVITY,
     HIT_SPEED,
@@ -42,7 +43,7 @@ from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTable
 from physbook.dynamics.motion import speculative_margins, update_origins
 from physbook.dynamics.snapshot import MotionSnapshot, check_finite
-from physbook.dynamics.solvers import DEFAULT_SOLVER, contact_solver
+from physbook.dynamics.solvers import COMPILED_SOLVERS, DEFAULT_SOLVER, contact_solver
 from physbook.events import (
     Contact,
     ContactEvents,
@@ -194,9 +195,15 @@ class World:
         self._island_parents = np.zeros(capacity, np.int64)
         self._island_slowest = np.zeros(capacity)
         self._solver = contact_solver(DEFAULT_SOLVER if solver is None else solver)
+        self._compiled = True
+        self._reaches = np.zeros(capacity)  # scratch of the compiled step: each body's reach
         self._snapshot = MotionSnapshot()
         # The library's broad phases return canonical pairs; a user's are checked.
         self._broad_phase, self._trusted_pairs = resolve_broad_phase(broad_phase)
+        # Stages the compiled step can run: a library solver (by type: a subclass may have
+        # its own step) and the library's tree.
+        self._own_stages = (type(self._solver) in COMPILED_SOLVERS
+                            and type(self._broad_phase) is DynamicTree)
         self._stage_views = None
         self._boxes = ShapeBoxes(np.zeros((capacity, 2)), np.zeros((capacity, 2)))
         self._filters = ShapeFilters(*(np.zeros(capacity, np.int64) for _ in range(4)),
@@ -240,6 +247,10 @@ class World:
         if self._dispatching:
             raise RuntimeError("step() was called from a contact callback; step the world "
                                "after the callbacks return")
+        if self._compiled and self._own_stages and not self._shapes.sensor_count:
+            # The library's own stages: the same stages as below, as one compiled call.
+            self._step_compiled(dt)
+            return
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         self._check_state(bodies)
         self._save_state(bodies, joints)
@@ -255,6 +266,8 @@ class World:
         distance = getattr(self._solver, "speculative_distance", 0.0)
         if distance > 0.0:
             speculative_margins(shapes, bodies, distance, dt, margins)
+        else:
+            margins[:] = 0.0
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
         pairs = self._find_pairs(shapes, bodies, boxes, filters, margins)
         # Sensors only report overlaps: their pairs get no contact, only an overlap test.
@@ -287,20 +300,71 @@ class World:
                 self._solver.step(contacts, bodies, self._gravity, dt)
         self._undo_if_not_finite(bodies, dt)
         # Continuous collision (chapter 13): a fast body is put back at its time of impact.
+        # Then islands at rest long enough fall asleep, and the forces, which act for one
+        # step only, are cleared.
+        self._finish_step(bodies, contacts, joints, dt)
+        self._count_step(dt)
+        self._record_events(dt)
+        if self._handlers:
+            self._dispatch()
+
+    def _finish_step(self, bodies: BodyArrays, contacts, joints, dt: float) -> None:
+        """The stages after the solver: continuous collision, sleep, forces cleared."""
         if self._continuous and stop_fast_bodies(
                 bodies, self._shapes, self._joints.joined_pairs(),
                 self._snapshot.column("centers"), self._snapshot.column("angles"),
                 self._continuous_tree):
             update_origins(bodies)
+        count = len(bodies.kinds)
         if self._sleeping:  # islands at rest long enough fall asleep
             update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
                            bodies.angular_velocities, contacts.bodies, joints.bodies, dt,
                            self._sleep_linear_speed, self._sleep_angular_speed,
-                           self._time_to_sleep, islands, self._island_parents[:count],
-                           self._island_slowest[:count])
-        # Forces act for one step only.
+                           self._time_to_sleep, self._islands[:count],
+                           self._island_parents[:count], self._island_slowest[:count])
         bodies.forces[:] = 0.0
         bodies.torques[:] = 0.0
+
+    def _step_compiled(self, dt: float) -> None:
+        """:meth:`step` as one compiled call (:func:`~physbook.compiled_step.compiled_step`):
+        the same stages over the same arrays, giving the same states bit for bit."""
+        bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
+        count, shape_count = len(bodies.kinds), len(shapes.ids)
+        boxes, filters, margins = self._stage_buffers(shape_count)
+        solver, tree = self._solver, self._broad_phase
+        code, settings, soft, static_soft, joint_soft = solver.compiled_settings(dt)
+        self._save_joint_impulses(joints)
+        self._reaches = grown(self._reaches, count)
+        if self._sensor_contacts.count:
+            self._sensor_contacts.clear()
+        islands = (self._islands[:count], self._island_marks[:count],
+                   self._island_parents[:count], self._island_slowest[:count],
+                   self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep)
+        rows = 0
+        while True:
+            old, old_count, new = self._contacts.sets(rows)
+            work, motion, joint_work = solver._scratch.views(len(new.point_counts), count,
+                                                             len(joints.kinds))
+            status, value, keys, moved, contact_count = compiled_step(
+                bodies, shapes, self._shapes.filters, boxes, filters, margins,
+                solver.speculative_distance, tree.stage_arrays(shape_count), joints,
+                self._joints.joined_pairs(), old, old_count, new,
+                (self._materials.restitution, self._materials.friction),
+                self._snapshot.buffers(count), islands, self._sleeping, self._continuous,
+                self._reaches[:count],
+                (code, work, motion, joint_work, settings, soft, static_soft, joint_soft),
+                self._gravity, dt)
+            if status == BAD_STATE:
+                self._check_state(bodies)  # raises, naming the body and the quantity
+            tree.accept(shape_count, keys, moved)
+            if status != NEED_ROOM:
+                break
+            rows = value  # more pairs than contact rows: grow them and step again
+        self._contacts.accept(contact_count)
+        if status == NOT_FINITE:
+            self._undo_if_not_finite(bodies, dt)
+        elif status == FAST:
+            self._finish_step(bodies, self._contacts.arrays, joints, dt)
         self._count_step(dt)
         self._record_events(dt)
         if self._handlers:
@@ -309,6 +373,9 @@ class World:
     def _save_state(self, bodies: BodyArrays, joints) -> None:
         """Keep what a step writes (body motion, joint impulses), to undo a failed step."""
         self._snapshot.save(bodies)
+        self._save_joint_impulses(joints)
+
+    def _save_joint_impulses(self, joints) -> None:
         if len(joints.kinds):
             self._saved_joint_impulses = {name: getattr(joints, name).copy()
                                           for name in IMPULSE_COLUMNS}
@@ -492,6 +559,18 @@ class World:
         """Every joint column (:class:`~physbook.dynamics.joint_table.JointColumns`), as
         the solver receives them."""
         return self._joints.arrays
+
+    @property
+    def compiled(self) -> bool:
+        """Whether a step runs as one compiled call when the solver and the broad phase are
+        the library's own and no shape is a sensor (on by default). The states are the same
+        bit for bit either way; off, every step runs the stages one by one, as
+        :meth:`step` lists them, which is slower for small worlds."""
+        return self._compiled
+
+    @compiled.setter
+    def compiled(self, value) -> None:
+        self._compiled = _check.flag(value, "compiled")
 
     # --- continuous collision (chapter 13) ----------------------------------------------
 

@@ -31,6 +31,7 @@ LAYER_OF_PREFIX = {
     "physbook.queries": "world",
     "physbook.events": "world",
     "physbook.continuous": "world",
+    "physbook.compiled_step": "world",
     "physbook.scenes": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",

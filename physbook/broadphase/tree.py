@@ -575,14 +575,30 @@ class DynamicTree:
 
     def pairs(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
         """The method on checked input, as the world calls it: canonical pairs."""
-        count = self._prepare(len(boxes.lower))
-        moved, self._keys, pairs = _sync_and_pair(
-            self._nodes, self._state, self._leaf_of_row, self._centers, self._moved,
-            boxes.lower, boxes.upper, self._count, self.margin, self.prediction,
-            TREE_SHRINK_MARGINS * self.margin, self._keys, filters)
-        self._count = count
-        self.moved_last = int(moved)
+        count = len(boxes.lower)
+        (nodes, state, leaf_of_row, centers, moved, known, margin, prediction, shrink,
+         keys) = self.stage_arrays(count)
+        inserted, keys, pairs = _sync_and_pair(nodes, state, leaf_of_row, centers, moved,
+                                               boxes.lower, boxes.upper, known, margin,
+                                               prediction, shrink, keys, filters)
+        self.accept(count, keys, inserted)
         return pairs
+
+    def stage_arrays(self, count: int) -> tuple:
+        """For a compiled step that runs this stage itself (``tree`` of
+        :func:`~physbook.compiled_step.compiled_step`): the tree's arrays and settings,
+        with room for ``count`` rows; :meth:`accept` takes back what the step returns."""
+        count = self._prepare(count)
+        return (self._nodes, self._state, self._leaf_of_row, self._centers, self._moved,
+                self._count, self.margin, self.prediction, TREE_SHRINK_MARGINS * self.margin,
+                self._keys)
+
+    def accept(self, count: int, keys: np.ndarray, moved: int) -> None:
+        """A compiled step updated the tree to ``count`` rows; ``keys`` are its candidate
+        keys and ``moved`` the leaves it (re)inserted."""
+        self._count = count
+        self._keys = keys
+        self.moved_last = int(moved)
 
     def update(self, boxes: ShapeBoxes) -> int:
         """Make the leaves hold rows 0 .. S − 1 of ``boxes`` (checked input): rows beyond

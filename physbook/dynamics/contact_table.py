@@ -287,13 +287,24 @@ class ContactTable:
         if check:
             _check_update(pairs, shapes, origins, angles, body_materials, materials, margins)
             _column(awake, "awake", (len(origins),), np.bool_)
-        if len(self._spare.point_counts) < len(pairs):
+        current, count, spare = self.sets(len(pairs))
+        self.accept(update_contacts(pairs, shapes, origins, angles, margins, body_materials,
+                                    materials.restitution, materials.friction, awake, current,
+                                    count, spare))
+
+    def sets(self, rows: int) -> tuple[ContactColumns, int, ContactColumns]:
+        """For a compiled step that runs the narrow phase itself: the current columns, their
+        row count, and the spare set (room for at least ``rows`` rows) to write the new rows
+        into; :meth:`accept` then makes them current."""
+        if len(self._spare.point_counts) < rows:
             self._views.pop(id(self._spare), None)
-            self._spare = _empty_arrays(max(len(pairs), 2 * len(self._spare.point_counts)))
+            self._spare = _empty_arrays(max(rows, 2 * len(self._spare.point_counts)))
+        return self._current, self._count, self._spare
+
+    def accept(self, count: int) -> None:
+        """The first ``count`` rows of the spare set are this step's (see :meth:`sets`)."""
         self._previous_count = self._count
-        self._count = update_contacts(
-            pairs, shapes, origins, angles, margins, body_materials, materials.restitution,
-            materials.friction, awake, self._current, self._count, self._spare)
+        self._count = count
         self._current, self._spare = self._spare, self._current
         self._arrays = None
 

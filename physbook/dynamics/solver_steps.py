@@ -36,6 +36,10 @@ from physbook.dynamics.joint_solver import (
 )
 from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
 
+#: Codes of the compiled steps, as :func:`solver_step` receives them.
+SOFT_STEP = 0
+IMPULSE_STEP = 1
+
 
 @njit
 def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
@@ -127,3 +131,33 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     if joints is not None:
         store_joint_impulses(joints, bodies, joint_work, motion, float(substeps), 1.0 / dt)
     return bad
+
+
+@njit
+def solver_step(solver_code, contacts, bodies, work, motion, joints, joint_work, gravity, dt,
+                settings, soft, static_soft, joint_soft):
+    """The step of the solver of code ``solver_code`` (:data:`SOFT_STEP` or
+    :data:`IMPULSE_STEP`), as a world's compiled step calls it; returns the count of bodies
+    whose state is no longer finite. ``joints`` (possibly of no rows) reach the step only
+    when there are some, as a world passes them to ``solver.step``. ``settings`` and the
+    softnesses are a solver's ``compiled_settings(dt)``."""
+    (substeps, relax_iterations, push_out_speed, restitution_threshold, warm_starting,
+     iterations, accumulate, position_correction, correction, slop, position_iterations,
+     max_correction) = settings
+    if solver_code == SOFT_STEP:
+        if joints.kinds.shape[0]:
+            return soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
+                             gravity, dt, substeps, relax_iterations, soft, static_soft,
+                             push_out_speed, restitution_threshold, warm_starting)
+        return soft_step(contacts, bodies, work, motion, None, None, joint_soft, gravity, dt,
+                         substeps, relax_iterations, soft, static_soft, push_out_speed,
+                         restitution_threshold, warm_starting)
+    if joints.kinds.shape[0]:
+        return impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
+                            gravity, dt, iterations, accumulate, warm_starting,
+                            restitution_threshold, position_correction, correction, slop,
+                            position_iterations, max_correction)
+    return impulse_step(contacts, bodies, work, motion, None, None, joint_soft, gravity, dt,
+                        iterations, accumulate, warm_starting, restitution_threshold,
+                        position_correction, correction, slop, position_iterations,
+                        max_correction)

@@ -47,6 +47,7 @@ from physbook.dynamics.contact_solver import (
     POSITION_CORRECTIONS,
     PROJECTION,
     ContactWork,
+    Softness,
     body_work_arrays,
     softness,
     work_arrays,
@@ -54,7 +55,10 @@ from physbook.dynamics.contact_solver import (
 from physbook.dynamics.contact_table import ContactColumns
 from physbook.dynamics.joint_solver import JointWork, joint_work_arrays
 from physbook.dynamics.joint_table import JointColumns
-from physbook.dynamics.solver_steps import impulse_step, soft_step
+from physbook.dynamics.solver_steps import IMPULSE_STEP, SOFT_STEP, impulse_step, soft_step
+
+#: The softness of a rigid constraint: what the impulse solvers' contacts are.
+_RIGID = Softness(0.0, 1.0, 0.0)
 
 
 class _Scratch:
@@ -129,6 +133,23 @@ class _Setting:
 
     def __set__(self, instance, value) -> None:
         setattr(instance, self.attribute, self.check(value, self.name))
+        # A new version, so that the settings a compiled step was given are worked out anew.
+        instance._version = getattr(instance, "_version", 0) + 1
+
+
+class _CompiledSettings:
+    """What a solver gives the world's compiled step (:func:`compiled_settings`), worked
+    out again only when ``dt`` or one of the solver's settings changes."""
+
+    def __init__(self):
+        self._key = None
+        self._value = None
+
+    def get(self, solver, dt: float, make):
+        key = (solver._version, dt)
+        if key != self._key:
+            self._value, self._key = make(dt), key
+        return self._value
 
 
 def _fraction(value, name: str) -> float:
@@ -226,6 +247,7 @@ class SequentialImpulseSolver:
         self.joint_hertz = joint_hertz
         self.joint_damping_ratio = joint_damping_ratio
         self._scratch = _Scratch()
+        self._compiled = _CompiledSettings()
 
     def _settings(self) -> str:
         return (f"iterations={self.iterations}, accumulate={self.accumulate}, "
@@ -247,6 +269,16 @@ class SequentialImpulseSolver:
         of ``dt`` s: ``joint_hertz`` capped at a quarter of the step rate."""
         return _capped_softness(self.joint_hertz, self.joint_damping_ratio,
                                 _check.positive_scalar(dt, "dt"))
+
+    def compiled_settings(self, dt: float) -> tuple:
+        """(solver code, settings, soft, static soft, joint softness) for a step of ``dt`` s
+        (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes them."""
+        return self._compiled.get(self, dt, lambda dt: (
+            IMPULSE_STEP,
+            (0, 0, 0.0, self.restitution_threshold, self.warm_starting, self.iterations,
+             self.accumulate, POSITION_CORRECTIONS.index(self.position_correction),
+             self.correction, self.slop, self.position_iterations, self.max_correction),
+            _RIGID, _RIGID, self.joint_softness(dt)))
 
     def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
@@ -379,6 +411,7 @@ class SoftStepSolver:
         self.joint_hertz = joint_hertz
         self.joint_damping_ratio = joint_damping_ratio
         self._scratch = _Scratch()
+        self._compiled = _CompiledSettings()
 
     def __repr__(self) -> str:
         static = "None" if self.static_hertz is None else f"{self.static_hertz:g}"
@@ -408,6 +441,15 @@ class SoftStepSolver:
         return (_capped_softness(self.contact_hertz, self.damping_ratio, h),
                 _capped_softness(static, self.damping_ratio, h))
 
+    def compiled_settings(self, dt: float) -> tuple:
+        """(solver code, settings, soft, static soft, joint softness) for a step of ``dt`` s
+        (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes them."""
+        return self._compiled.get(self, dt, lambda dt: (
+            SOFT_STEP,
+            (self.substeps, self.relax_iterations, self.push_out_speed,
+             self.restitution_threshold, self.warm_starting, 0, False, 0, 0.0, 0.0, 0, 0.0),
+            *self.springs(dt), self.joint_softness(dt)))
+
     def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
         world's :class:`~physbook.dynamics.joint_table.JointColumns`, or None); see the
@@ -428,6 +470,10 @@ SOLVERS = {
     "sequential_impulses": SequentialImpulseSolver,
     "soft_step": SoftStepSolver,
 }
+
+#: The solver classes whose step a world can run inside its compiled step
+#: (:mod:`physbook.compiled_step`): exactly these, not their subclasses.
+COMPILED_SOLVERS = (ImpulseSolver, SequentialImpulseSolver, SoftStepSolver)
 
 #: The solver a World gets when none is given.
 DEFAULT_SOLVER = "soft_step"

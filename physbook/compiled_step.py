@@ -1,0 +1,213 @@
+"""The World's own stages as one compiled call: :meth:`World.step
+<physbook.world.World.step>` without the Python between its stages.
+
+:meth:`World.step` reads as the algorithm: it hands each stage the columns it works on, one
+stage after the other. Each hand-over is a Python call into compiled code, with its checks,
+its buffers cut to the rows in use and its arguments unpacked. When the stages are the
+library's own (a solver of :data:`~physbook.dynamics.solvers.COMPILED_SOLVERS`, the dynamic
+tree broad phase, no sensors), the world runs :func:`compiled_step` instead: the same
+kernels, called in the same order from compiled code, over the same arrays, with every
+buffer kept between steps. Both give the same states, bit for bit
+(``tests/test_compiled_step.py`` steps every standard scene both ways).
+
+What stays in Python: the checks at the public boundary (``dt``, what the user wrote into
+the arrays), growing a buffer when a count outgrows it, continuous collision when a body
+may have moved fast, undoing a step that made a NaN, and the events.
+"""
+
+from __future__ import annotations
+
+import math
+
+from physbook._jit import njit
+from physbook.broadphase.filters import shape_filters
+from physbook.broadphase.tree import _sync_and_pair
+from physbook.constants import FAST_FRACTION
+from physbook.dynamics.contact_solver import ContactWork
+from physbook.dynamics.contact_table import ContactColumns, update_contacts
+from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
+from physbook.dynamics.motion import speculative_margins
+from physbook.dynamics.snapshot import first_non_finite
+from physbook.dynamics.solver_steps import solver_step
+from physbook.geometry.shape_table import reach, shape_aabbs
+from physbook.kinds import DYNAMIC
+
+#: What :func:`compiled_step` returns as its status.
+DONE = 0  #: the step ran to its end
+BAD_STATE = 1  #: a body's state was not finite before the step; nothing was changed
+NEED_ROOM = 2  #: more candidate pairs than contact rows; only the tree was updated
+NOT_FINITE = 3  #: the solver made a state non-finite; the step must be undone
+FAST = 4  #: a body may have moved fast: continuous collision and the rest are Python's
+
+
+@njit
+def _joined(joined, a, b):
+    """Whether body rows a and b are held by a joint that keeps them from colliding:
+    their key a·2³² + b (a < b) is in the sorted ``joined``."""
+    key = (min(a, b) << 32) + max(a, b)
+    low = 0
+    high = joined.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        if joined[middle] < key:
+            low = middle + 1
+        else:
+            high = middle
+    return low < joined.shape[0] and joined[low] == key
+
+
+@njit
+def _drop_joined(pairs, shape_body, joined):
+    """The pairs (in order) whose bodies no joint keeps apart."""
+    kept = 0
+    for p in range(pairs.shape[0]):
+        if _joined(joined, shape_body[pairs[p, 0]], shape_body[pairs[p, 1]]):
+            continue
+        pairs[kept, 0] = pairs[p, 0]
+        pairs[kept, 1] = pairs[p, 1]
+        kept += 1
+    return pairs[:kept]
+
+
+@njit
+def _contact_rows(columns, count):
+    """The first ``count`` rows of a contact table's columns."""
+    return ContactColumns(columns.shape_ids[:count], columns.bodies[:count],
+                          columns.point_counts[:count], columns.normals[:count],
+                          columns.points[:count], columns.depths[:count],
+                          columns.features[:count], columns.normal_impulses[:count],
+                          columns.tangent_impulses[:count], columns.restitutions[:count],
+                          columns.frictions[:count])
+
+
+@njit
+def _work_rows(work, count):
+    """The first ``count`` rows of the solver's contact work arrays."""
+    return ContactWork(work.anchors_a[:count], work.anchors_b[:count],
+                       work.normal_masses[:count], work.tangent_masses[:count],
+                       work.base_separations[:count], work.relative_velocities[:count],
+                       work.targets[:count], work.normal_impulses[:count],
+                       work.tangent_impulses[:count], work.total_normal_impulses[:count])
+
+
+@njit
+def _save_motion(bodies, saved):
+    """Copy the columns a step writes into ``saved`` (origins, centres, angles,
+    velocities, angular velocities; a MotionSnapshot's buffers), to undo a failed step."""
+    origins, centers, angles, velocities, angular_velocities = saved
+    for i in range(bodies.angles.shape[0]):
+        origins[i, 0] = bodies.origins[i, 0]
+        origins[i, 1] = bodies.origins[i, 1]
+        centers[i, 0] = bodies.centers[i, 0]
+        centers[i, 1] = bodies.centers[i, 1]
+        angles[i] = bodies.angles[i]
+        velocities[i, 0] = bodies.velocities[i, 0]
+        velocities[i, 1] = bodies.velocities[i, 1]
+        angular_velocities[i] = bodies.angular_velocities[i]
+
+
+@njit
+def _may_be_fast(bodies, shapes, saved, reaches):
+    """Whether any awake dynamic body may count as fast for continuous collision
+    (:func:`~physbook.continuous.fast_bodies`): here the test is made at half its
+    threshold, so that a body found there is always found here, whatever the last bit of
+    the arithmetic. ``reaches`` (N,) is scratch for each body's reach (m)."""
+    _, _, body, radius, vertex_start, vertex_count, vertices, _ = shapes
+    kinds, awake, centers, angles = bodies.kinds, bodies.awake, bodies.centers, bodies.angles
+    local_centers, sizes = bodies.local_centers, bodies.sizes
+    _, start_centers, start_angles, _, _ = saved
+    for b in range(kinds.shape[0]):
+        reaches[b] = 0.0
+    for s in range(body.shape[0]):
+        b = body[s]
+        start = vertex_start[s]
+        reaches[b] = max(reaches[b], reach(vertices[start:start + vertex_count[s]],
+                                           radius[s], local_centers[b]))
+    for b in range(kinds.shape[0]):
+        if kinds[b] != DYNAMIC or not awake[b]:
+            continue
+        motion = (math.hypot(centers[b, 0] - start_centers[b, 0],
+                             centers[b, 1] - start_centers[b, 1])
+                  + abs(angles[b] - start_angles[b]) * reaches[b])
+        if motion > 0.5 * FAST_FRACTION * sizes[b]:
+            return True
+    return False
+
+
+@njit
+def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
+                  joints, joined, old_contacts, old_count, new_contacts, materials, saved,
+                  islands, sleeping, continuous, reaches, solver, gravity, dt):
+    """One step of a world whose stages are the library's own, in the order of
+    :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
+    leaves moved, contact rows).
+
+    The status is one of :data:`DONE`, :data:`BAD_STATE` (value: the code of
+    :func:`~physbook.dynamics.snapshot.first_non_finite`), :data:`NEED_ROOM` (value: the
+    pairs that need contact rows), :data:`NOT_FINITE` or :data:`FAST`. The arguments are
+    the world's columns and buffers, grouped as :meth:`World._step_compiled
+    <physbook.world.World._step_compiled>` gathers them; ``tree`` holds the tree's arrays
+    and settings, ``islands`` the labels and scratch of chapter 11 with the sleep
+    thresholds, ``solver`` the solver's code, work arrays, settings and softnesses.
+    """
+    (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known, tree_margin,
+     prediction, shrink, keys) = tree
+    labels, marks, parents, slowest, linear_speed, angular_speed, time_to_sleep = islands
+    solver_code, work, motion, joint_work, settings, soft, static_soft, joint_soft = solver
+    restitution_table, friction_table = materials
+    lower, upper = boxes
+    # A state the user wrote must be finite before anything moves (the public boundary).
+    code = first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
+                            bodies.angular_velocities, bodies.forces, bodies.torques,
+                            bodies.gravity_scales, bodies.origins)
+    if code >= 0:
+        return BAD_STATE, code, keys, 0, 0
+    # Broad phase. It reads no flag that waking sets, so it runs first here: if its pairs
+    # outgrow the contact rows, nothing but the tree has changed when the world grows them.
+    if distance > 0.0:
+        speculative_margins(shapes, bodies, distance, dt, margins)
+    else:
+        margins[:] = 0.0
+    shape_aabbs(shapes, bodies.origins, bodies.angles, margins, lower, upper)
+    shape_filters(shapes.body, filter_columns.category, filter_columns.mask,
+                  filter_columns.group, bodies.kinds, filters)
+    inserted, keys, pairs = _sync_and_pair(nodes, tree_state, leaf_of_row, tree_centers,
+                                           tree_moved, lower, upper, known, tree_margin,
+                                           prediction, shrink, keys, filters)
+    if joined.shape[0] and pairs.shape[0]:
+        pairs = _drop_joined(pairs, shapes.body, joined)
+    if pairs.shape[0] > new_contacts.point_counts.shape[0]:
+        return NEED_ROOM, pairs.shape[0], keys, inserted, 0
+    _save_motion(bodies, saved)
+    count = bodies.kinds.shape[0]
+    wake_before_step(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
+                     bodies.angular_velocities, bodies.forces, bodies.torques, labels, marks,
+                     sleeping)
+    # Narrow phase, impulses carried over by shape ids and feature ids.
+    contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
+                                    bodies.materials, restitution_table, friction_table,
+                                    bodies.awake, old_contacts, old_count, new_contacts)
+    contacts = _contact_rows(new_contacts, contact_count)
+    if sleeping:
+        wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
+                     bodies.sleep_times, labels, marks)
+    awake = False
+    for i in range(count):
+        awake = awake or bodies.awake[i]
+    if awake:
+        solver_step(solver_code, contacts, bodies, _work_rows(work, contact_count), motion,
+               joints, joint_work, gravity, dt, settings, soft, static_soft, joint_soft)
+    if first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
+                        bodies.angular_velocities, bodies.forces, bodies.torques,
+                        bodies.gravity_scales, bodies.origins) >= 0:
+        return NOT_FINITE, 0, keys, inserted, contact_count
+    if continuous and _may_be_fast(bodies, shapes, saved, reaches):
+        return FAST, 0, keys, inserted, contact_count
+    if sleeping:
+        update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
+                       bodies.angular_velocities, contacts.bodies, joints.bodies, dt,
+                       linear_speed, angular_speed, time_to_sleep, labels, parents, slowest)
+    # Forces act for one step only.
+    bodies.forces[:] = 0.0
+    bodies.torques[:] = 0.0
+    return DONE, 0, keys, inserted, contact_count

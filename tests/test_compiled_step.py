@@ -1,0 +1,160 @@
+"""The compiled step (physbook.compiled_step) against the staged pipeline of World.step.
+
+The oracle is the staged pipeline itself: the same kernels called one by one from Python. The
+compiled step must give the same states bit for bit, so every comparison is exact.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import physbook as pb
+from physbook import scenes
+from physbook import world as world_module
+
+#: Every column a step writes, and the contact impulses.
+BODY_COLUMNS = ("origins", "centers", "angles", "velocities", "angular_velocities", "awake",
+                "sleep_times")
+STEPS = 600
+
+
+def _state(world: pb.World) -> list[np.ndarray]:
+    contacts = world.contacts
+    return [getattr(world, name).copy() for name in BODY_COLUMNS] + [
+        contacts.shape_ids.copy(), contacts.normal_impulses.copy(),
+        contacts.tangent_impulses.copy()]
+
+
+def _first_difference(compiled: pb.World, staged: pb.World, steps: int, dt: float):
+    """The first (step, column) at which the two worlds differ, or None."""
+    names = BODY_COLUMNS + ("contact shape ids", "normal impulses", "tangent impulses")
+    for k in range(steps):
+        compiled.step(dt)
+        staged.step(dt)
+        for name, a, b in zip(names, _state(compiled), _state(staged), strict=True):
+            if a.shape != b.shape or not np.array_equal(a, b):
+                return k, name
+    return None
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Count the compiled step's calls, so that a test knows the compiled path ran."""
+    counter = {"calls": 0}
+    kernel = world_module.compiled_step
+
+    def counted(*arguments):
+        counter["calls"] += 1
+        return kernel(*arguments)
+
+    monkeypatch.setattr(world_module, "compiled_step", counted)
+    return counter
+
+
+@pytest.mark.parametrize("name", sorted(scenes.SCENES))
+def test_every_scene_steps_bit_for_bit_as_the_staged_pipeline(name, calls):
+    # Each scene as SCENES builds it, standard sizes included (rain-1000, boxes-1000, the
+    # 5 050-box pyramid), sleep on as the scenes set it: islands, joints, bullets and
+    # continuous collision are all in some scene.
+    compiled, staged = scenes.SCENES[name](), scenes.SCENES[name]()
+    staged.world.compiled = False
+    assert _first_difference(compiled.world, staged.world, STEPS, scenes.DT) is None
+    assert calls["calls"] >= STEPS  # every step ran compiled (a retry adds calls)
+
+
+def test_standard_scenes_agree_with_sleep_off(calls):
+    # The benchmark's setting: sleep off, every body solved every step.
+    for name in ("pyramid", "rain", "vertical_stack"):
+        kwargs = {"n": 200} if name == "rain" else {}
+        compiled, staged = scenes.SCENES[name](**kwargs), scenes.SCENES[name](**kwargs)
+        for world in (compiled.world, staged.world):
+            world.sleeping = False
+        staged.world.compiled = False
+        assert _first_difference(compiled.world, staged.world, 300, scenes.DT) is None, name
+
+
+@pytest.mark.parametrize("solver", ["impulse", "sequential_impulses", "soft_step"])
+def test_every_library_solver_runs_compiled(solver, calls):
+    compiled, staged = (scenes.pyramid(base=6, world=pb.World(solver=solver)) for _ in range(2))
+    staged.world.compiled = False
+    assert _first_difference(compiled.world, staged.world, 200, scenes.DT) is None
+    assert calls["calls"] >= 200
+
+
+def test_a_changed_solver_setting_reaches_the_compiled_step(calls):
+    # The compiled step caches the solver's settings per dt; a setter must refresh them.
+    compiled, staged = (scenes.pyramid(base=6) for _ in range(2))
+    staged.world.compiled = False
+    assert _first_difference(compiled.world, staged.world, 30, scenes.DT) is None
+    for world in (compiled.world, staged.world):
+        world.solver.substeps = 2
+        world.solver.speculative_distance = 0.0
+    assert _first_difference(compiled.world, staged.world, 60, scenes.DT) is None
+    # ... and a step of another length.
+    assert _first_difference(compiled.world, staged.world, 30, scenes.DT / 2) is None
+
+
+def test_other_stages_take_the_staged_pipeline(calls):
+    # A sensor, another broad phase or a solver subclass: the world steps stage by stage.
+    class MySolver(pb.SoftStepSolver):
+        pass
+
+    sensing = scenes.bounce().world
+    sensing.add_body(pb.Circle(1.0), position=(5.0, 5.0), kind="static", sensor=True)
+    for world in (sensing, pb.World(broad_phase="sweep"), pb.World(solver=MySolver())):
+        world.add_body(pb.Circle(0.5), position=(0.0, 1.0))
+        world.step(scenes.DT)
+    assert calls["calls"] == 0
+
+
+def _scene_pair(flip):
+    worlds = []
+    for compiled in (True, False):
+        world = scenes.pyramid(base=4).world
+        world.compiled = compiled
+        for _ in range(10):
+            world.step(scenes.DT)
+        flip(world)
+        worlds.append(world)
+    return worlds
+
+
+def test_a_non_finite_state_is_refused_alike(calls):
+    def poison(world):
+        world.velocities[3, 0] = np.nan
+
+    messages = []
+    for world in _scene_pair(poison):
+        before = _state(world)
+        with pytest.raises(ValueError, match="velocities of body") as error:
+            world.step(scenes.DT)
+        messages.append(str(error.value))
+        assert all(np.array_equal(a, b, equal_nan=True)
+                   for a, b in zip(before, _state(world), strict=True))
+    assert messages[0] == messages[1]
+
+
+def test_a_step_that_overflows_is_undone_alike(calls):
+    def push(world):
+        world.gravity_scales[5] = 1e308  # finite, but g·scale is not
+
+    for world in _scene_pair(push):
+        before = _state(world)
+        with pytest.raises(FloatingPointError):
+            world.step(scenes.DT)
+        after = _state(world)
+        assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+        # The world goes on from where it was once the scale is sensible again.
+        world.gravity_scales[5] = 1.0
+        world.step(scenes.DT)
+    assert calls["calls"] >= 12
+
+
+def test_compiled_is_a_flag():
+    world = pb.World()
+    assert world.compiled is True
+    world.compiled = False
+    assert world.compiled is False
+    with pytest.raises(TypeError, match="compiled"):
+        world.compiled = "yes"
