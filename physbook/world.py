@@ -335,8 +335,6 @@ class World:
         code, settings, soft, static_soft, joint_soft = solver.compiled_settings(dt)
         self._save_joint_impulses(joints)
         self._reaches = grown(self._reaches, count)
-        if self._sensor_contacts.count:
-            self._sensor_contacts.clear()
         islands = (self._islands[:count], self._island_marks[:count],
                    self._island_parents[:count], self._island_slowest[:count],
                    self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep)
@@ -361,6 +359,8 @@ class World:
                 break
             rows = value  # more pairs than contact rows: grow them and step again
         self._contacts.accept(contact_count)
+        if self._sensor_contacts.count:  # the last sensor was removed since the last step
+            self._sensor_contacts.clear()
         if status == NOT_FINITE:
             self._undo_if_not_finite(bodies, dt)
         elif status == FAST:
@@ -565,7 +565,7 @@ class World:
         """Whether a step runs as one compiled call when the solver and the broad phase are
         the library's own and no shape is a sensor (on by default). The states are the same
         bit for bit either way; off, every step runs the stages one by one, as
-        :meth:`step` lists them, which is slower for small worlds."""
+        :meth:`step` lists them."""
         return self._compiled
 
     @compiled.setter

@@ -138,7 +138,7 @@ class _Setting:
 
 
 class _CompiledSettings:
-    """What a solver gives the world's compiled step (:func:`compiled_settings`), worked
+    """What a solver gives the world's compiled step (its ``compiled_settings``), worked
     out again only when ``dt`` or one of the solver's settings changes."""
 
     def __init__(self):
