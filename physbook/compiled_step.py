@@ -23,6 +23,7 @@ from physbook._jit import njit
 from physbook.broadphase.filters import shape_filters
 from physbook.broadphase.tree import _sync_and_pair
 from physbook.constants import FAST_FRACTION
+from physbook.continuous import held_apart
 from physbook.dynamics.contact_solver import ContactWork
 from physbook.dynamics.contact_table import ContactColumns, update_contacts
 from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
@@ -41,27 +42,12 @@ FAST = 4  #: a body may have moved fast: continuous collision and the rest are P
 
 
 @njit
-def _joined(joined, a, b):
-    """Whether body rows a and b are held by a joint that keeps them from colliding:
-    their key a·2³² + b (a < b) is in the sorted ``joined``."""
-    key = (min(a, b) << 32) + max(a, b)
-    low = 0
-    high = joined.shape[0]
-    while low < high:
-        middle = (low + high) // 2
-        if joined[middle] < key:
-            low = middle + 1
-        else:
-            high = middle
-    return low < joined.shape[0] and joined[low] == key
-
-
-@njit
 def _drop_joined(pairs, shape_body, joined):
-    """The pairs (in order) whose bodies no joint keeps apart."""
+    """The pairs (in order) whose bodies no joint keeps apart (``joined``: the sorted
+    keys of :meth:`~physbook.dynamics.joint_table.JointTable.joined_pairs`)."""
     kept = 0
     for p in range(pairs.shape[0]):
-        if _joined(joined, shape_body[pairs[p, 0]], shape_body[pairs[p, 1]]):
+        if held_apart(joined, shape_body[pairs[p, 0]], shape_body[pairs[p, 1]]):
             continue
         pairs[kept, 0] = pairs[p, 0]
         pairs[kept, 1] = pairs[p, 1]

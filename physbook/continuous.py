@@ -95,7 +95,7 @@ def _packed(centers, angles, local_centers, start_centers, start_angles, b):
 
 
 @njit
-def _held(joined, a, b):
+def held_apart(joined, a, b):
     """Whether bodies a and b are held by a joint that keeps them from colliding."""
     key = (min(a, b) << 32) + max(a, b)
     at = np.searchsorted(joined, key)
@@ -113,7 +113,7 @@ def _may_stop(kinds, bullets, category, mask, group, sensor, joined, row, mine, 
     if not categories_match(category[mine], mask[mine], group[mine], category[other],
                             mask[other], group[other]):
         return False
-    return not _held(joined, row, other_body)
+    return not held_apart(joined, row, other_body)
 
 
 @njit
