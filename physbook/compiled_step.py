@@ -122,8 +122,9 @@ def _may_be_fast(bodies, shapes, saved, reaches):
 
 @njit
 def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
-                  joints, joined, old_contacts, old_count, new_contacts, materials, saved,
-                  islands, sleeping, continuous, reaches, solver, gravity, dt):
+                  joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
+                  materials, saved, islands, sleeping, continuous, reaches, solver, gravity,
+                  dt):
     """One step of a world whose stages are the library's own, in the order of
     :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
     leaves moved, contact rows).
@@ -134,12 +135,16 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     the world's columns and buffers, grouped as :meth:`World._step_compiled
     <physbook.world.World._step_compiled>` gathers them; ``tree`` holds the tree's arrays
     and settings, ``islands`` the labels and scratch of chapter 11 with the sleep
-    thresholds, ``solver`` the solver's code, work arrays, settings and softnesses.
+    thresholds, ``solver`` the solver's settings, work arrays and softnesses. ``joints``
+    and the joint work are None in a world without joints (``joint_bodies`` then has no
+    rows), so that numba compiles that case without the joint stages, as the staged
+    pipeline does.
     """
     (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known, tree_margin,
      prediction, shrink, keys) = tree
     labels, marks, parents, slowest, linear_speed, angular_speed, time_to_sleep = islands
-    solver_code, work, motion, joint_work, settings, soft, static_soft, joint_soft = solver
+    (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
+     joint_soft) = solver
     restitution_table, friction_table = materials
     lower, upper = boxes
     # A state the user wrote must be finite before anything moves (the public boundary).
@@ -175,14 +180,15 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                                     bodies.awake, old_contacts, old_count, new_contacts)
     contacts = _contact_rows(new_contacts, contact_count)
     if sleeping:
-        wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
+        wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,
                      bodies.sleep_times, labels, marks)
     awake = False
     for i in range(count):
         awake = awake or bodies.awake[i]
     if awake:
-        solver_step(solver_code, contacts, bodies, _work_rows(work, contact_count), motion,
-               joints, joint_work, gravity, dt, settings, soft, static_soft, joint_soft)
+        solver_step(soft_settings, impulse_settings, contacts, bodies,
+                    _work_rows(work, contact_count), motion, joints, joint_work, gravity, dt,
+                    soft, static_soft, joint_soft)
     if first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
                         bodies.angular_velocities, bodies.forces, bodies.torques,
                         bodies.gravity_scales, bodies.origins) >= 0:
@@ -191,7 +197,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
         return FAST, 0, keys, inserted, contact_count
     if sleeping:
         update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
-                       bodies.angular_velocities, contacts.bodies, joints.bodies, dt,
+                       bodies.angular_velocities, contacts.bodies, joint_bodies, dt,
                        linear_speed, angular_speed, time_to_sleep, labels, parents, slowest)
     # Forces act for one step only.
     bodies.forces[:] = 0.0

@@ -332,7 +332,9 @@ class World:
         count, shape_count = len(bodies.kinds), len(shapes.ids)
         boxes, filters, margins = self._stage_buffers(shape_count)
         solver, tree = self._solver, self._broad_phase
-        code, settings, soft, static_soft, joint_soft = solver.compiled_settings(dt)
+        soft_settings, impulse_settings, soft, static_soft, joint_soft = \
+            solver.compiled_settings(dt)
+        has_joints = len(joints.kinds) > 0
         self._save_joint_impulses(joints)
         self._reaches = grown(self._reaches, count)
         islands = (self._islands[:count], self._island_marks[:count],
@@ -341,16 +343,18 @@ class World:
         rows = 0
         while True:
             old, old_count, new = self._contacts.sets(rows)
-            work, motion, joint_work = solver._scratch.views(len(new.point_counts), count,
-                                                             len(joints.kinds))
+            work, motion, joint_work = solver._scratch.views(
+                len(new.point_counts), count, len(joints.kinds) if has_joints else None)
             status, value, keys, moved, contact_count = compiled_step(
                 bodies, shapes, self._shapes.filters, boxes, filters, margins,
-                solver.speculative_distance, tree.stage_arrays(shape_count), joints,
-                self._joints.joined_pairs(), old, old_count, new,
+                solver.speculative_distance, tree.stage_arrays(shape_count),
+                joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
+                old, old_count, new,
                 (self._materials.restitution, self._materials.friction),
                 self._snapshot.buffers(count), islands, self._sleeping, self._continuous,
                 self._reaches[:count],
-                (code, work, motion, joint_work, settings, soft, static_soft, joint_soft),
+                (soft_settings, impulse_settings, work, motion, joint_work, soft,
+                 static_soft, joint_soft),
                 self._gravity, dt)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity

@@ -36,10 +36,6 @@ from physbook.dynamics.joint_solver import (
 )
 from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
 
-#: Codes of the compiled steps, as :func:`solver_step` receives them.
-SOFT_STEP = 0
-IMPULSE_STEP = 1
-
 
 @njit
 def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
@@ -134,30 +130,33 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
 
 
 @njit
-def solver_step(solver_code, contacts, bodies, work, motion, joints, joint_work, gravity, dt,
-                settings, soft, static_soft, joint_soft):
-    """The step of the solver of code ``solver_code`` (:data:`SOFT_STEP` or
-    :data:`IMPULSE_STEP`), as a world's compiled step calls it; returns the count of bodies
-    whose state is no longer finite. ``joints`` (possibly of no rows) reach the step only
-    when there are some, as a world passes them to ``solver.step``. ``settings`` and the
-    softnesses are a solver's ``compiled_settings(dt)``."""
-    (substeps, relax_iterations, push_out_speed, restitution_threshold, warm_starting,
-     iterations, accumulate, position_correction, correction, slop, position_iterations,
-     max_correction) = settings
-    if solver_code == SOFT_STEP:
-        if joints.kinds.shape[0]:
+def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion, joints,
+                joint_work, gravity, dt, soft, static_soft, joint_soft):
+    """The step of a world's solver, as its compiled step calls it; returns the count of
+    bodies whose state is no longer finite.
+
+    One of ``soft_settings`` (the soft step's) and ``impulse_settings`` (the impulse
+    solvers') is None, and ``joints`` and ``joint_work`` are None when the world has no
+    joints: numba compiles each combination apart and leaves out the steps it does not
+    take. The settings and softnesses are a solver's ``compiled_settings(dt)``.
+    """
+    # numba settles a test of a None-typed argument against None when it compiles, and
+    # drops the branch not taken; each step below sits behind such a test of the other
+    # solver's settings, so only the world's own solver is compiled.
+    if impulse_settings is not None:
+        if soft_settings is None:
+            (restitution_threshold, warm_starting, iterations, accumulate,
+             position_correction, correction, slop, position_iterations,
+             max_correction) = impulse_settings
+            return impulse_step(contacts, bodies, work, motion, joints, joint_work,
+                                joint_soft, gravity, dt, iterations, accumulate,
+                                warm_starting, restitution_threshold, position_correction,
+                                correction, slop, position_iterations, max_correction)
+    if soft_settings is not None:
+        if impulse_settings is None:
+            substeps, relax_iterations, push_out_speed, restitution_threshold, \
+                warm_starting = soft_settings
             return soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
                              gravity, dt, substeps, relax_iterations, soft, static_soft,
                              push_out_speed, restitution_threshold, warm_starting)
-        return soft_step(contacts, bodies, work, motion, None, None, joint_soft, gravity, dt,
-                         substeps, relax_iterations, soft, static_soft, push_out_speed,
-                         restitution_threshold, warm_starting)
-    if joints.kinds.shape[0]:
-        return impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
-                            gravity, dt, iterations, accumulate, warm_starting,
-                            restitution_threshold, position_correction, correction, slop,
-                            position_iterations, max_correction)
-    return impulse_step(contacts, bodies, work, motion, None, None, joint_soft, gravity, dt,
-                        iterations, accumulate, warm_starting, restitution_threshold,
-                        position_correction, correction, slop, position_iterations,
-                        max_correction)
+    return 0  # not reached: exactly one of the settings is None

@@ -55,7 +55,7 @@ from physbook.dynamics.contact_solver import (
 from physbook.dynamics.contact_table import ContactColumns
 from physbook.dynamics.joint_solver import JointWork, joint_work_arrays
 from physbook.dynamics.joint_table import JointColumns
-from physbook.dynamics.solver_steps import IMPULSE_STEP, SOFT_STEP, impulse_step, soft_step
+from physbook.dynamics.solver_steps import impulse_step, soft_step
 
 #: The softness of a rigid constraint: what the impulse solvers' contacts are.
 _RIGID = Softness(0.0, 1.0, 0.0)
@@ -271,11 +271,12 @@ class SequentialImpulseSolver:
                                 _check.positive_scalar(dt, "dt"))
 
     def compiled_settings(self, dt: float) -> tuple:
-        """(solver code, settings, soft, static soft, joint softness) for a step of ``dt`` s
-        (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes them."""
+        """(soft settings, impulse settings, soft, static soft, joint softness) for a step
+        of ``dt`` s (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes
+        them; the soft step's settings are None."""
         return self._compiled.get(self, dt, lambda dt: (
-            IMPULSE_STEP,
-            (0, 0, 0.0, self.restitution_threshold, self.warm_starting, self.iterations,
+            None,
+            (self.restitution_threshold, self.warm_starting, self.iterations,
              self.accumulate, POSITION_CORRECTIONS.index(self.position_correction),
              self.correction, self.slop, self.position_iterations, self.max_correction),
             _RIGID, _RIGID, self.joint_softness(dt)))
@@ -442,13 +443,13 @@ class SoftStepSolver:
                 _capped_softness(static, self.damping_ratio, h))
 
     def compiled_settings(self, dt: float) -> tuple:
-        """(solver code, settings, soft, static soft, joint softness) for a step of ``dt`` s
-        (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes them."""
+        """(soft settings, impulse settings, soft, static soft, joint softness) for a step
+        of ``dt`` s (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes
+        them; the impulse solvers' settings are None."""
         return self._compiled.get(self, dt, lambda dt: (
-            SOFT_STEP,
             (self.substeps, self.relax_iterations, self.push_out_speed,
-             self.restitution_threshold, self.warm_starting, 0, False, 0, 0.0, 0.0, 0, 0.0),
-            *self.springs(dt), self.joint_softness(dt)))
+             self.restitution_threshold, self.warm_starting),
+            None, *self.springs(dt), self.joint_softness(dt)))
 
     def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
