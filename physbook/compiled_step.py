@@ -21,16 +21,17 @@ import math
 
 from physbook._jit import njit
 from physbook.broadphase.filters import shape_filters
-from physbook.broadphase.tree import _sync_and_pair
+from physbook.broadphase.tree import sync_and_pair
 from physbook.constants import FAST_FRACTION
-from physbook.continuous import held_apart
+from physbook.continuous import shape_reaches
 from physbook.dynamics.contact_solver import ContactWork
 from physbook.dynamics.contact_table import ContactColumns, update_contacts
 from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
+from physbook.dynamics.joint_table import drop_joined
 from physbook.dynamics.motion import speculative_margins
 from physbook.dynamics.snapshot import first_non_finite
 from physbook.dynamics.solver_steps import solver_step
-from physbook.geometry.shape_table import reach, shape_aabbs
+from physbook.geometry.shape_table import shape_aabbs
 from physbook.kinds import DYNAMIC
 
 #: What :func:`compiled_step` returns as its status.
@@ -39,20 +40,6 @@ BAD_STATE = 1  #: a body's state was not finite before the step; nothing was cha
 NEED_ROOM = 2  #: more candidate pairs than contact rows; only the tree was updated
 NOT_FINITE = 3  #: the solver made a state non-finite; the step must be undone
 FAST = 4  #: a body may have moved fast: continuous collision and the rest are Python's
-
-
-@njit
-def _drop_joined(pairs, shape_body, joined):
-    """The pairs (in order) whose bodies no joint keeps apart (``joined``: the sorted
-    keys of :meth:`~physbook.dynamics.joint_table.JointTable.joined_pairs`)."""
-    kept = 0
-    for p in range(pairs.shape[0]):
-        if held_apart(joined, shape_body[pairs[p, 0]], shape_body[pairs[p, 1]]):
-            continue
-        pairs[kept, 0] = pairs[p, 0]
-        pairs[kept, 1] = pairs[p, 1]
-        kept += 1
-    return pairs[:kept]
 
 
 @njit
@@ -93,29 +80,21 @@ def _save_motion(bodies, saved):
 
 
 @njit
-def _may_be_fast(bodies, shapes, saved, reaches):
+def _may_be_fast(bodies, shapes, saved):
     """Whether any awake dynamic body may count as fast for continuous collision
     (:func:`~physbook.continuous.fast_bodies`): here the test is made at half its
     threshold, so that a body found there is always found here, whatever the last bit of
-    the arithmetic. ``reaches`` (N,) is scratch for each body's reach (m)."""
-    _, _, body, radius, vertex_start, vertex_count, vertices, _ = shapes
+    the arithmetic."""
     kinds, awake, centers, angles = bodies.kinds, bodies.awake, bodies.centers, bodies.angles
-    local_centers, sizes = bodies.local_centers, bodies.sizes
     _, start_centers, start_angles, _, _ = saved
-    for b in range(kinds.shape[0]):
-        reaches[b] = 0.0
-    for s in range(body.shape[0]):
-        b = body[s]
-        start = vertex_start[s]
-        reaches[b] = max(reaches[b], reach(vertices[start:start + vertex_count[s]],
-                                           radius[s], local_centers[b]))
+    _, reaches = shape_reaches(shapes, bodies.local_centers)
     for b in range(kinds.shape[0]):
         if kinds[b] != DYNAMIC or not awake[b]:
             continue
         motion = (math.hypot(centers[b, 0] - start_centers[b, 0],
                              centers[b, 1] - start_centers[b, 1])
                   + abs(angles[b] - start_angles[b]) * reaches[b])
-        if motion > 0.5 * FAST_FRACTION * sizes[b]:
+        if motion > 0.5 * FAST_FRACTION * bodies.sizes[b]:
             return True
     return False
 
@@ -123,8 +102,7 @@ def _may_be_fast(bodies, shapes, saved, reaches):
 @njit
 def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
                   joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
-                  materials, saved, islands, sleeping, continuous, reaches, solver, gravity,
-                  dt):
+                  materials, saved, islands, sleeping, continuous, solver, gravity, dt):
     """One step of a world whose stages are the library's own, in the order of
     :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
     leaves moved, contact rows).
@@ -162,15 +140,14 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     shape_aabbs(shapes, bodies.origins, bodies.angles, margins, lower, upper)
     shape_filters(shapes.body, filter_columns.category, filter_columns.mask,
                   filter_columns.group, bodies.kinds, filters)
-    inserted, keys, pairs = _sync_and_pair(nodes, tree_state, leaf_of_row, tree_centers,
+    inserted, keys, pairs = sync_and_pair(nodes, tree_state, leaf_of_row, tree_centers,
                                            tree_moved, lower, upper, known, tree_margin,
                                            prediction, shrink, keys, filters)
     if joined.shape[0] and pairs.shape[0]:
-        pairs = _drop_joined(pairs, shapes.body, joined)
+        pairs = drop_joined(pairs, shapes.body, joined)
     if pairs.shape[0] > new_contacts.point_counts.shape[0]:
         return NEED_ROOM, pairs.shape[0], keys, inserted, 0
     _save_motion(bodies, saved)
-    count = bodies.kinds.shape[0]
     wake_before_step(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
                      bodies.angular_velocities, bodies.forces, bodies.torques, labels, marks,
                      sleeping)
@@ -182,10 +159,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     if sleeping:
         wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,
                      bodies.sleep_times, labels, marks)
-    awake = False
-    for i in range(count):
-        awake = awake or bodies.awake[i]
-    if awake:
+    if bodies.awake.any():
         solver_step(soft_settings, impulse_settings, contacts, bodies,
                     _work_rows(work, contact_count), motion, joints, joint_work, gravity, dt,
                     soft, static_soft, joint_soft)
@@ -193,7 +167,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                         bodies.angular_velocities, bodies.forces, bodies.torques,
                         bodies.gravity_scales, bodies.origins) >= 0:
         return NOT_FINITE, 0, keys, inserted, contact_count
-    if continuous and _may_be_fast(bodies, shapes, saved, reaches):
+    if continuous and _may_be_fast(bodies, shapes, saved):
         return FAST, 0, keys, inserted, contact_count
     if sleeping:
         update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,

@@ -33,6 +33,7 @@ from physbook.constants import (
     FAST_FRACTION,
     TOI_TOLERANCE_FRACTION,
 )
+from physbook.dynamics.joint_table import held_apart
 from physbook.geometry.shape_table import reach
 from physbook.kinds import CIRCLE, DYNAMIC, STATIC
 
@@ -92,14 +93,6 @@ def _packed(centers, angles, local_centers, start_centers, start_angles, b):
     """Body b's sweep from its start pose to its pose now, packed for the kernels."""
     return np.array([start_centers[b, 0], start_centers[b, 1], centers[b, 0], centers[b, 1],
                      start_angles[b], angles[b], local_centers[b, 0], local_centers[b, 1]])
-
-
-@njit
-def held_apart(joined, a, b):
-    """Whether bodies a and b are held by a joint that keeps them from colliding."""
-    key = (min(a, b) << 32) + max(a, b)
-    at = np.searchsorted(joined, key)
-    return at < joined.shape[0] and joined[at] == key
 
 
 @njit

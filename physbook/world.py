@@ -38,7 +38,7 @@ from physbook.dynamics.islands import (
     wake_before_step,
     wake_touched,
 )
-from physbook.dynamics.joint_table import IMPULSE_COLUMNS, JointTable
+from physbook.dynamics.joint_table import IMPULSE_COLUMNS, JointTable, drop_joined
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTable
 from physbook.dynamics.motion import speculative_margins, update_origins
@@ -196,7 +196,6 @@ class World:
         self._island_slowest = np.zeros(capacity)
         self._solver = contact_solver(DEFAULT_SOLVER if solver is None else solver)
         self._compiled = True
-        self._reaches = np.zeros(capacity)  # scratch of the compiled step: each body's reach
         self._snapshot = MotionSnapshot()
         # The library's broad phases return canonical pairs; a user's are checked.
         self._broad_phase, self._trusted_pairs = resolve_broad_phase(broad_phase)
@@ -336,7 +335,6 @@ class World:
             solver.compiled_settings(dt)
         has_joints = len(joints.kinds) > 0
         self._save_joint_impulses(joints)
-        self._reaches = grown(self._reaches, count)
         islands = (self._islands[:count], self._island_marks[:count],
                    self._island_parents[:count], self._island_slowest[:count],
                    self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep)
@@ -352,7 +350,6 @@ class World:
                 old, old_count, new,
                 (self._materials.restitution, self._materials.friction),
                 self._snapshot.buffers(count), islands, self._sleeping, self._continuous,
-                self._reaches[:count],
                 (soft_settings, impulse_settings, work, motion, joint_work, soft,
                  static_soft, joint_soft),
                 self._gravity, dt)
@@ -434,9 +431,7 @@ class World:
             # Bodies held by a joint do not collide unless the joint says they may.
             joined = self._joints.joined_pairs()
             if len(joined):
-                body_a, body_b = shapes.body[pairs[:, 0]], shapes.body[pairs[:, 1]]
-                keys = (np.minimum(body_a, body_b) << 32) + np.maximum(body_a, body_b)
-                pairs = pairs[~np.isin(keys, joined)]
+                pairs = drop_joined(pairs, shapes.body, joined)
         return pairs
 
     def _stage_buffers(self, count: int) -> tuple[ShapeBoxes, ShapeFilters, np.ndarray]:

@@ -444,7 +444,7 @@ def _overlapping_pairs(keys, lower, upper, filters):
 
 
 @njit
-def _sync_and_pair(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin,
+def sync_and_pair(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin,
                    prediction, shrink, keys, filters):
     """One update of the tree stage: :func:`_sync`, then the candidate keys, then the
     pairs; returns (leaves moved, new keys, pairs)."""
@@ -578,7 +578,7 @@ class DynamicTree:
         count = len(boxes.lower)
         (nodes, state, leaf_of_row, centers, moved, known, margin, prediction, shrink,
          keys) = self.stage_arrays(count)
-        inserted, keys, pairs = _sync_and_pair(nodes, state, leaf_of_row, centers, moved,
+        inserted, keys, pairs = sync_and_pair(nodes, state, leaf_of_row, centers, moved,
                                                boxes.lower, boxes.upper, known, margin,
                                                prediction, shrink, keys, filters)
         self.accept(count, keys, inserted)

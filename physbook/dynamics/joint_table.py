@@ -14,6 +14,31 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook._buffers import grown
+from physbook._jit import njit
+
+
+@njit
+def held_apart(joined, a, b):
+    """Whether body rows a and b are held by a joint that keeps them from colliding:
+    their key is in ``joined`` (:meth:`JointTable.joined_pairs`)."""
+    key = (min(a, b) << 32) + max(a, b)
+    at = np.searchsorted(joined, key)
+    return at < joined.shape[0] and joined[at] == key
+
+
+@njit
+def drop_joined(pairs, shape_body, joined):
+    """The shape pairs, in order, whose bodies no joint keeps from colliding (a new
+    array); ``shape_body`` gives each shape's body row, ``joined`` the sorted keys of
+    :meth:`JointTable.joined_pairs`."""
+    kept = np.empty_like(pairs)
+    count = 0
+    for p in range(pairs.shape[0]):
+        if not held_apart(joined, shape_body[pairs[p, 0]], shape_body[pairs[p, 1]]):
+            kept[count, 0] = pairs[p, 0]
+            kept[count, 1] = pairs[p, 1]
+            count += 1
+    return kept[:count]
 
 
 class JointColumns(NamedTuple):
