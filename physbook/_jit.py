@@ -9,6 +9,15 @@ through it in a debugger and the engine still runs where numba is missing.
 ``fastmath`` is never enabled: it lets the compiler reorder floating-point arithmetic, and
 then two runs of the same scene on two machines need not agree bit for bit.
 
+A compiled function takes a reference to each array it is given and drops it on return:
+two atomic operations per array and call. In a helper called once per body, per contact point
+or per tree level they cost more than the helper's arithmetic (a helper that sets one body's
+origin from four arrays ran 24 times slower than the same lines written into its loop). A
+kernel that allocates no array and returns none needs no reference of its own, since its
+caller holds every array for the whole call; ``@njit(refcounted=False)`` compiles it without
+them. numba enforces half of that rule (such a kernel cannot allocate), and
+``tests/test_jit.py`` the other half (none returns an array or calls a kernel that does).
+
 numba's on-disk cache checks only the source file that defines a function, so a compiled
 kernel that calls a kernel in another module would keep running the old callee after that
 module changed (after a ``git pull``, say). physbook's functions are therefore cached under a
@@ -79,22 +88,30 @@ def _install_package_cache_locator() -> None:
         locators.insert(1, PackageCacheLocator)
 
 
-def njit(function: F) -> F:
+def njit(function: F | None = None, *, refcounted: bool = True):
     """Compile ``function`` with ``numba.njit(cache=True)``, or return it unchanged.
 
-    Use as a bare decorator, ``@njit``. The compiled and the plain function take the same
-    arguments and return the same results. A function numba cannot cache, because its source
-    is in no file (``python -c``, an interactive ``python`` prompt, ``exec``), is compiled
-    without the on-disk cache instead of failing.
+    Use as a bare decorator, ``@njit``, or as ``@njit(refcounted=False)`` for a kernel that
+    allocates no array and returns none (see the module docstring). The compiled and the
+    plain function take the same arguments and return the same results. A function numba
+    cannot cache, because its source is in no file (``python -c``, an interactive ``python``
+    prompt, ``exec``), is compiled without the on-disk cache instead of failing.
     """
+    if function is None:
+        return lambda function: _compiled(function, refcounted)
+    return _compiled(function, refcounted)
+
+
+def _compiled(function: F, refcounted: bool) -> F:
     if not ENABLED:
         return function
     import numba
 
     _install_package_cache_locator()
+    options = {} if refcounted else {"_nrt": False}
     try:
-        return numba.njit(cache=True)(function)
+        return numba.njit(cache=True, **options)(function)
     except RuntimeError as error:
         if "cannot cache" not in str(error):
             raise
-        return numba.njit(function)
+        return numba.njit(**options)(function)

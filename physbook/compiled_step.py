@@ -63,7 +63,7 @@ def _work_rows(work, count):
                        work.tangent_impulses[:count], work.total_normal_impulses[:count])
 
 
-@njit
+@njit(refcounted=False)
 def _save_motion(bodies, saved):
     """Copy the columns a step writes into ``saved`` (origins, centres, angles,
     velocities, angular velocities; a MotionSnapshot's buffers), to undo a failed step."""

@@ -95,7 +95,7 @@ def _packed(centers, angles, local_centers, start_centers, start_angles, b):
                      start_angles[b], angles[b], local_centers[b, 0], local_centers[b, 1]])
 
 
-@njit
+@njit(refcounted=False)
 def _may_stop(kinds, bullets, category, mask, group, sensor, joined, row, mine, other,
               other_body):
     """Whether shape ``other`` can stop shape ``mine`` of the fast body ``row``."""

@@ -46,7 +46,7 @@ def layer_filters(body, layers, dynamic) -> ShapeFilters:
                         np.asarray(dynamic))
 
 
-@njit
+@njit(refcounted=False)
 def categories_match(category_a, mask_a, group_a, category_b, mask_b, group_b):
     """The group and category rule alone (see the module docstring)."""
     if group_a == group_b and group_a != 0:
@@ -54,7 +54,7 @@ def categories_match(category_a, mask_a, group_a, category_b, mask_b, group_b):
     return (category_a & mask_b) != 0 and (category_b & mask_a) != 0
 
 
-@njit
+@njit(refcounted=False)
 def _may_collide(body, category, mask, group, dynamic, a, b):
     """The whole filter rule for shapes ``a`` and ``b`` (see the module docstring), given
     the columns of a :class:`ShapeFilters`."""
@@ -65,7 +65,7 @@ def _may_collide(body, category, mask, group, dynamic, a, b):
     return categories_match(category[a], mask[a], group[a], category[b], mask[b], group[b])
 
 
-@njit
+@njit(refcounted=False)
 def shape_filters(shape_body, shape_category, shape_mask, shape_group, body_kinds, out):
     """Fill ``out`` (a :class:`ShapeFilters` of S rows) from each shape's filter columns
     and its body's kind.

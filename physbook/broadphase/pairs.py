@@ -99,7 +99,7 @@ def stage_input(boxes, filters) -> tuple[ShapeBoxes, ShapeFilters]:
     return ShapeBoxes(lower, upper), ShapeFilters(*columns)
 
 
-@njit
+@njit(refcounted=False)
 def _pairs_are_sorted(pairs) -> bool:
     """True when every row has ``a < b`` and the rows increase by ``a``, then ``b``."""
     for k in range(pairs.shape[0]):
@@ -174,7 +174,7 @@ def _appended(out, found, value):
     return out
 
 
-@njit
+@njit(refcounted=False)
 def _boxes_overlap(lower, upper, a, b):
     """Whether boxes ``a`` and ``b`` overlap (touching counts): their projections overlap
     on x and on y. Written as "not apart" so that a NaN corner overlaps nothing."""

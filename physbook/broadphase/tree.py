@@ -72,19 +72,19 @@ def _empty_nodes(capacity: int) -> TreeNodes:
 # of a tuple of arrays costs a reference count increment and decrement each time, which in
 # these short, often-called functions would cost more than the work.
 
-@njit
+@njit(refcounted=False)
 def _perimeter(low_x, low_y, high_x, high_y):
     return 2.0 * ((high_x - low_x) + (high_y - low_y))
 
 
-@njit
+@njit(refcounted=False)
 def _union_perimeter(lower, upper, a, low_x, low_y, high_x, high_y):
     """Perimeter of the box enclosing node ``a`` and the box given by its corners."""
     return _perimeter(min(lower[a, 0], low_x), min(lower[a, 1], low_y),
                       max(upper[a, 0], high_x), max(upper[a, 1], high_y))
 
 
-@njit
+@njit(refcounted=False)
 def _refit(lower, upper, child1, child2, height, index):
     """Node ``index``'s box and height from its two children."""
     a = child1[index]
@@ -96,7 +96,7 @@ def _refit(lower, upper, child1, child2, height, index):
     height[index] = 1 + max(height[a], height[b])
 
 
-@njit
+@njit(refcounted=False)
 def _allocate(parent, child1, child2, height, row, free_next, state):
     node = state[_FREE]
     state[_FREE] = free_next[node]
@@ -108,7 +108,7 @@ def _allocate(parent, child1, child2, height, row, free_next, state):
     return node
 
 
-@njit
+@njit(refcounted=False)
 def _free(height, row, free_next, state, node):
     height[node] = _NULL
     row[node] = _NULL
@@ -116,7 +116,7 @@ def _free(height, row, free_next, state, node):
     state[_FREE] = node
 
 
-@njit
+@njit(refcounted=False)
 def _replace_child(parent, child1, child2, state, above, old, new):
     """Make ``new`` take ``old``'s place under ``above`` (or as the root)."""
     parent[new] = above
@@ -128,7 +128,7 @@ def _replace_child(parent, child1, child2, state, above, old, new):
         child2[above] = new
 
 
-@njit
+@njit(refcounted=False)
 def _rotate(lower, upper, parent, child1, child2, height, state, a):
     """Rebalance node ``a`` if its children's heights differ by more than one; return the
     node now in its place.
@@ -162,7 +162,7 @@ def _rotate(lower, upper, parent, child1, child2, height, state, a):
     return taller
 
 
-@njit
+@njit(refcounted=False)
 def _rebalance(lower, upper, parent, child1, child2, height, state, a):
     """Rotate at ``a`` until the subtree there is balanced; return its new top.
 
@@ -185,7 +185,7 @@ def _rebalance(lower, upper, parent, child1, child2, height, state, a):
     return top
 
 
-@njit
+@njit(refcounted=False)
 def _fix_upwards(lower, upper, parent, child1, child2, height, state, index):
     """Rebalance and refit every node from ``index`` up to the root."""
     while index != _NULL:
@@ -197,7 +197,7 @@ def _fix_upwards(lower, upper, parent, child1, child2, height, state, index):
         index = parent[index]
 
 
-@njit
+@njit(refcounted=False)
 def _insert_leaf(lower, upper, parent, child1, child2, height, row, free_next, state, leaf):
     """Put ``leaf`` (its box set) into the tree beside the sibling of least cost."""
     if state[_ROOT] == _NULL:
@@ -242,7 +242,7 @@ def _insert_leaf(lower, upper, parent, child1, child2, height, row, free_next, s
     _fix_upwards(lower, upper, parent, child1, child2, height, state, join)
 
 
-@njit
+@njit(refcounted=False)
 def _remove_leaf(lower, upper, parent, child1, child2, height, row, free_next, state, leaf):
     """Take ``leaf`` out of the tree (the node stays allocated): its sibling takes its
     parent's place."""
@@ -258,7 +258,7 @@ def _remove_leaf(lower, upper, parent, child1, child2, height, row, free_next, s
     _fix_upwards(lower, upper, parent, child1, child2, height, state, grandparent)
 
 
-@njit
+@njit(refcounted=False)
 def _fatten(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction):
     """Leaf box = the row's box grown by ``margin`` and stretched by ``prediction`` times
     its displacement (dx, dy) in the direction of motion."""
@@ -268,7 +268,7 @@ def _fatten(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, predi
     fat_upper[leaf, 1] = upper[row, 1] + margin + max(0.0, prediction * dy)
 
 
-@njit
+@njit(refcounted=False)
 def _fits(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction, shrink):
     """Whether the leaf's fat box still serves the row's box: it contains the box, and is
     not far larger than a fat box made now would be (a fast body that stopped would
@@ -292,7 +292,7 @@ def _fits(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, predict
             and fat_high_y <= high_y + reach + max(0.0, ahead_y))
 
 
-@njit
+@njit(refcounted=False)
 def _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin, prediction,
           shrink):
     """Bring the leaves to rows 0 .. S − 1 of the boxes: insert the rows from ``known`` on,

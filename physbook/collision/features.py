@@ -27,13 +27,13 @@ MAX_FEATURE = (1 << (63 - FEATURE_SHIFT)) - 1
 _LOW_BITS = (1 << FEATURE_SHIFT) - 1
 
 
-@njit
+@njit(refcounted=False)
 def _make_feature(feature_a, feature_b):
     """Unchecked :func:`make_feature` for compiled loops: both numbers in [0, MAX_FEATURE]."""
     return (np.int64(feature_a) << FEATURE_SHIFT) | np.int64(feature_b)
 
 
-@njit
+@njit(refcounted=False)
 def _swap_feature(feature):
     """Unchecked :func:`swap_feature` for compiled loops: ``feature`` a valid id."""
     low_bits = (np.int64(1) << FEATURE_SHIFT) - 1

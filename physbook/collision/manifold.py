@@ -123,7 +123,7 @@ class ContactArrays(NamedTuple):
 # returns its point count.
 
 
-@njit
+@njit(refcounted=False)
 def circle_contact(ax, ay, radius_a, bx, by, radius_b, margin, normal, points, depths,
                    features):
     """Two circles with centres a and b: n = (b − a)/|b − a|, depth = r_A + r_B − |b − a|.
@@ -148,7 +148,7 @@ def circle_contact(ax, ay, radius_a, bx, by, radius_b, margin, normal, points, d
     return 1
 
 
-@njit
+@njit(refcounted=False)
 def polygon_circle_contact(vertices, normals, cx, cy, radius, margin, normal, points, depths,
                            features):
     """A polygon (A) and a circle (B) of centre c, all in the polygon's frame.
@@ -207,7 +207,7 @@ def polygon_circle_contact(vertices, normals, cx, cy, radius, margin, normal, po
 # The kernel: one pair, then all pairs.
 
 
-@njit
+@njit(refcounted=False)
 def _to_frame(vertices, normals, start, count, cos_rel, sin_rel, tx, ty, out_vertices,
               out_normals):
     """Rotate by the relative angle and move by t: p' = R·p + t, n' = R·n."""
@@ -228,7 +228,7 @@ def vertex_scratch(shapes):
     return np.empty((largest, 2)), np.empty((largest, 2))
 
 
-@njit
+@njit(refcounted=False)
 def _worked_swapped(kind, shape_a, shape_b):
     """True when the pair (``shape_a``, ``shape_b``) is worked as (B, A) and its answer
     mirrored: a pair routine takes a polygon before a circle (:data:`SWAPPED`), and two
@@ -245,9 +245,27 @@ def _worked_swapped(kind, shape_a, shape_b):
 
 
 @njit
+def pair_rotations(pairs, body, angles):
+    """cos θ and sin θ of the bodies of the shapes in ``pairs`` ((P, 2) shape rows; ``body``
+    the shapes' body rows): (cosines, sines) over every body, set for those. A body's
+    rotation is worked out once, not once for each pair it is in."""
+    cosines = np.empty(angles.shape[0])
+    sines = np.empty(angles.shape[0])
+    done = np.zeros(angles.shape[0], np.bool_)
+    for p in range(pairs.shape[0]):
+        for k in range(2):
+            b = body[pairs[p, k]]
+            if not done[b]:
+                cosines[b] = np.cos(angles[b])
+                sines[b] = np.sin(angles[b])
+                done[b] = True
+    return cosines, sines
+
+
+@njit(refcounted=False)
 def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_count, vertices,
-                 normals, origins, angles, margin, scratch_vertices, scratch_normals, normal,
-                 points, depths, features):
+                 normals, origins, cosines, sines, margin, scratch_vertices, scratch_normals,
+                 normal, points, depths, features):
     """Manifold of shape rows ``shape_a`` and ``shape_b``, in world space; the point count.
 
     An unchecked compiled kernel (the world's contact table calls it pair by pair): the
@@ -256,8 +274,9 @@ def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_coun
     ``kind`` … ``normals`` are the columns of a
     :class:`~physbook.geometry.shape_table.ShapeArrays`, passed one by one because this
     runs once per pair, and reading the fields of a tuple of arrays in a hot loop costs a
-    reference count each time. ``origins`` and ``angles`` are the body poses, the scratch
-    arrays what :func:`vertex_scratch` returns. The answer is written into ``normal`` (2,),
+    reference count each time. ``origins`` are the body origins, ``cosines`` and ``sines``
+    their rotations (:func:`pair_rotations`), the scratch arrays what
+    :func:`vertex_scratch` returns. The answer is written into ``normal`` (2,),
     ``points`` (2, 2), ``depths`` (2,) and ``features`` (2,).
     """
     route = ROUTE[kind[shape_a], kind[shape_b]]
@@ -265,8 +284,8 @@ def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_coun
     if swapped:
         shape_a, shape_b = shape_b, shape_a
     body_a, body_b = body[shape_a], body[shape_b]
-    cos_a, sin_a = np.cos(angles[body_a]), np.sin(angles[body_a])
-    cos_b, sin_b = np.cos(angles[body_b]), np.sin(angles[body_b])
+    cos_a, sin_a = cosines[body_a], sines[body_a]
+    cos_b, sin_b = cosines[body_b], sines[body_b]
     pax, pay = origins[body_a, 0], origins[body_a, 1]
     start_a, start_b = vertex_start[shape_a], vertex_start[shape_b]
 
@@ -323,9 +342,10 @@ def _narrow_phase(pairs, shapes, origins, angles, margin, out):
     scratch_vertices, scratch_normals = vertex_scratch(shapes)
     _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
     point_counts, out_normals, out_points, out_depths, out_features = out
+    cosines, sines = pair_rotations(pairs, body, angles)
     for p in range(pairs.shape[0]):
         count = collide_rows(pairs[p, 0], pairs[p, 1], kind, body, radius, vertex_start,
-                             vertex_count, vertices, normals, origins, angles, margin,
+                             vertex_count, vertices, normals, origins, cosines, sines, margin,
                              scratch_vertices, scratch_normals, out_normals[p], out_points[p],
                              out_depths[p], out_features[p])
         point_counts[p] = count

@@ -33,7 +33,7 @@ from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
 
 
-@njit
+@njit(refcounted=False)
 def max_separation(vertices_1, normals_1, vertices_2):
     """The edge of polygon 1 whose outward normal separates polygon 2 the most.
 
@@ -58,7 +58,7 @@ def max_separation(vertices_1, normals_1, vertices_2):
     return best_separation, best_edge
 
 
-@njit
+@njit(refcounted=False)
 def incident_edge(normal_x, normal_y, normals_2):
     """The edge of polygon 2 whose normal is most opposed to the reference normal n.
 
@@ -75,7 +75,7 @@ def incident_edge(normal_x, normal_y, normals_2):
     return index
 
 
-@njit
+@njit(refcounted=False)
 def _side_plane_parameter(coordinate, start, end):
     """Where, as a fraction of the way from ``start`` to ``end``, ``coordinate`` is reached."""
     span = end - start
@@ -85,7 +85,7 @@ def _side_plane_parameter(coordinate, start, end):
     return min(max(t, 0.0), 1.0)
 
 
-@njit
+@njit(refcounted=False)
 def clip_incident_edge(v11x, v11y, v12x, v12y, v21x, v21y, v22x, v22y):
     """Clip the incident edge v21→v22 to the side planes of the reference edge v11→v12.
 
@@ -116,7 +116,7 @@ def clip_incident_edge(v11x, v11y, v12x, v12y, v21x, v21y, v22x, v22y):
     return True, lower_x, lower_y, upper_x, upper_y
 
 
-@njit
+@njit(refcounted=False)
 def _size(vertices):
     """A length scale of the polygon (m): its farthest vertex from vertex 0.
 
@@ -130,7 +130,7 @@ def _size(vertices):
     return np.sqrt(largest)
 
 
-@njit
+@njit(refcounted=False)
 def _reference_is_b(separation_a, separation_b, size_a, size_b):
     """True when polygon B should give the reference face: its best axis separates more
     than A's by :data:`~physbook.constants.FACE_SWITCH_TOLERANCE` of the smaller size (A,
@@ -138,7 +138,7 @@ def _reference_is_b(separation_a, separation_b, size_a, size_b):
     return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(size_a, size_b)
 
 
-@njit
+@njit(refcounted=False)
 def _write_point(px, py, normal_x, normal_y, separation, feature, slot, points, depths,
                  features):
     """Store a contact point midway between the incident point and the reference face."""
@@ -150,7 +150,7 @@ def _write_point(px, py, normal_x, normal_y, separation, feature, slot, points, 
     features[slot] = feature
 
 
-@njit
+@njit(refcounted=False)
 def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal, points,
                     depths, features):
     """Contact manifold of two convex polygons given in one frame, by SAT and clipping.

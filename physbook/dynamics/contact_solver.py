@@ -129,7 +129,7 @@ def body_work_arrays(bodies: int) -> BodyWork:
 # --- the physics of one point ---------------------------------------------------------
 
 
-@njit
+@njit(refcounted=False)
 def inverse_effective_mass(inverse_mass_a, inverse_inertia_a, arm_cross_a,
                            inverse_mass_b, inverse_inertia_b, arm_cross_b):
     """K = 1/m_A + 1/m_B + (r_A × d)²/I_A + (r_B × d)²/I_B for a direction d (1/kg).
@@ -141,7 +141,7 @@ def inverse_effective_mass(inverse_mass_a, inverse_inertia_a, arm_cross_a,
             + inverse_inertia_b * arm_cross_b * arm_cross_b)
 
 
-@njit
+@njit(refcounted=False)
 def restitution_target(normal_velocity, restitution, threshold):
     """Newton's law of restitution: the normal velocity to reach, v* = −e·v_n (m/s).
 
@@ -153,7 +153,7 @@ def restitution_target(normal_velocity, restitution, threshold):
     return 0.0
 
 
-@njit
+@njit(refcounted=False)
 def relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx, rby):
     """v_rel = (v_B + ω_B × r_B) − (v_A + ω_A × r_A) at a contact point (m/s)."""
     vax, vay = point_velocity(velocities[a, 0], velocities[a, 1], angular_velocities[a],
@@ -163,7 +163,7 @@ def relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx, rby):
     return vbx - vax, vby - vay
 
 
-@njit
+@njit(refcounted=False)
 def apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b, px,
                   py, rax, ray, rbx, rby):
     """Apply impulse P at the contact: −P on body A at arm r_A, +P on body B at arm r_B.
@@ -179,7 +179,7 @@ def apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inerti
     angular_velocities[b] += inverse_inertias[b] * cross(rbx, rby, px, py)
 
 
-@njit
+@njit(refcounted=False)
 def separation_now(base_separation, nx, ny, rax, ray, rbx, rby, a, b, centers, start_centers,
                    delta_cos, delta_sin):
     """The separation of a point after its bodies moved since the contacts were prepared (m).
@@ -196,7 +196,7 @@ def separation_now(base_separation, nx, ny, rax, ray, rbx, rby, a, b, centers, s
     return base_separation + (dx + turned_bx - turned_ax) * nx + (dy + turned_by - turned_ay) * ny
 
 
-@njit
+@njit(refcounted=False)
 def shift_positions(centers, angles, inverse_masses, inverse_inertias, a, b, px, py, rax, ray,
                     rbx, rby):
     """Apply the pseudo-impulse P = (px, py) to positions at arms r_A, r_B: B moves by
@@ -212,7 +212,7 @@ def shift_positions(centers, angles, inverse_masses, inverse_inertias, a, b, px,
 # --- the stages -------------------------------------------------------------------------
 
 
-@njit
+@njit(refcounted=False)
 def prepare_contacts(contacts, bodies, work, motion, warm_scale):
     """Per contact point: arms, effective masses 1/K along n and t, the base separation,
     the approach speed v_n, and the impulses to start from.
@@ -287,14 +287,14 @@ def prepare_contacts(contacts, bodies, work, motion, warm_scale):
             relative_velocities[m, k] = dvx * nx + dvy * ny
 
 
-@njit
+@njit(refcounted=False)
 def pair_slop(slop, sizes, a, b):
     """The slop of a contact between bodies a and b (m): ``slop``, but at most
     SLOP_SIZE_FRACTION of the thinner body's size, so small bodies are not left buried."""
     return min(slop, SLOP_SIZE_FRACTION * min(sizes[a], sizes[b]))
 
 
-@njit
+@njit(refcounted=False)
 def solve_friction(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b,
                    rax, ray, rbx, rby, tx, ty, bound, tangent_impulses, tangent_masses, m, k):
     """Friction at point k of contact m: the impulse that stops sliding along the tangent
@@ -309,7 +309,7 @@ def solve_friction(velocities, angular_velocities, inverse_masses, inverse_inert
                       a, b, jt * tx, jt * ty, rax, ray, rbx, rby)
 
 
-@njit
+@njit(refcounted=False)
 def set_targets(contacts, work, bodies, restitution_threshold, bias_factor, slop, inverse_dt):
     """The normal velocity each point of a rigid solve aims for (m/s).
 
@@ -364,7 +364,7 @@ def set_targets(contacts, work, bodies, restitution_threshold, bias_factor, slop
             targets[m, k] = max(bounce, push)
 
 
-@njit
+@njit(refcounted=False)
 def warm_start(contacts, bodies, work):
     """Apply the impulses each point starts from: P = λ_n·n + λ_t·t."""
     awake = bodies.awake
@@ -390,7 +390,7 @@ def warm_start(contacts, bodies, work):
                           arms_a[m, k, 1], arms_b[m, k, 0], arms_b[m, k, 1])
 
 
-@njit
+@njit(refcounted=False)
 def solve_velocities(contacts, bodies, work, accumulate):
     """One pass over every contact point: normal then friction impulses, rigid contacts.
 
@@ -458,7 +458,7 @@ def softness(hertz: float, damping_ratio: float, h: float) -> Softness:
     return Softness(omega / a1, a2 * a3, a3)
 
 
-@njit
+@njit(refcounted=False)
 def gravity_along_normal(gravity, bodies, a, b, nx, ny):
     """(g_B − g_A)·n: how fast gravity changes the normal velocity v_n of a point between
     bodies a and b (m/s²); each dynamic, awake body falls at ``gravity`` times its scale."""
@@ -474,7 +474,7 @@ def gravity_along_normal(gravity, bodies, a, b, nx, ny):
     return gx * nx + gy * ny
 
 
-@njit
+@njit(refcounted=False)
 def bounce_speed(approach, gap, restitution, pull, inverse_h):
     """The speed w (m/s) a point leaves at when it bounces at the start of a step of h s,
     ``gap`` m from the surface (negative: that deep in it), having arrived at ``approach``
@@ -501,7 +501,7 @@ def bounce_speed(approach, gap, restitution, pull, inverse_h):
     return -0.5 * pull + math.sqrt(radicand)
 
 
-@njit
+@njit(refcounted=False)
 def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                static_soft, push_out_speed, restitution_threshold):
     """One pass of soft contacts (the soft step); with ``use_bias`` False it *relaxes*.
@@ -612,7 +612,7 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
                            tangent_impulses, tangent_masses, m, k)
 
 
-@njit
+@njit(refcounted=False)
 def apply_restitution(contacts, bodies, work, threshold):
     """Bounce: drive v_n to −e·v_n⁻, with v_n⁻ the approach speed of the point when it
     received its first impulse of the step.
@@ -658,7 +658,7 @@ def apply_restitution(contacts, bodies, work, threshold):
                           a, b, j * nx, j * ny, rax, ray, rbx, rby)
 
 
-@njit
+@njit(refcounted=False)
 def land_early_bounces(contacts, bodies, work):
     """Move back the bodies of each speculative point that bounced at the start of the step
     (chapter 13); returns how many there were.
@@ -700,7 +700,7 @@ def land_early_bounces(contacts, bodies, work):
     return landed
 
 
-@njit
+@njit(refcounted=False)
 def land_late_bounces(contacts, bodies, work, gravity, threshold, dt):
     """Move apart the bodies of each touching point that bounced (chapter 9); returns how
     many there were.
@@ -755,7 +755,7 @@ def land_late_bounces(contacts, bodies, work, gravity, threshold, dt):
     return landed
 
 
-@njit
+@njit(refcounted=False)
 def project_positions(contacts, bodies, work, fraction, slop):
     """Linear projection (chapter 9): move each pair apart by ``fraction`` of its depth
     beyond the slop (:func:`pair_slop`).
@@ -801,7 +801,7 @@ def project_positions(contacts, bodies, work, fraction, slop):
             centers[b, axis] += inverse_masses[b] * delta
 
 
-@njit
+@njit(refcounted=False)
 def update_rotations(angles, awake, motion):
     """Refresh each body's rotation since prepare, Δθ = θ − θ₀, as its cosine and sine
     (bodies not awake have not turned: their cos 1 and sin 0 from prepare stand)."""
@@ -814,7 +814,7 @@ def update_rotations(angles, awake, motion):
         delta_sin[i] = math.sin(turn)
 
 
-@njit
+@njit(refcounted=False)
 def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_correction):
     """One pass of non-linear Gauss–Seidel: move positions, not velocities, out of overlap.
 
@@ -865,7 +865,7 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
     return deepest
 
 
-@njit
+@njit(refcounted=False)
 def store_impulses(contacts, bodies, work, scale):
     """Keep this step's impulses, times ``scale``, in the contact table for the next step.
 

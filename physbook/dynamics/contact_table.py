@@ -22,7 +22,7 @@ import numpy as np
 from physbook import _check
 from physbook._buffers import ColumnView
 from physbook._jit import njit
-from physbook.collision.manifold import collide_rows, vertex_scratch
+from physbook.collision.manifold import collide_rows, pair_rotations, vertex_scratch
 from physbook.dynamics.materials import MaterialTable
 from physbook.geometry.shape_table import ShapeArrays
 
@@ -80,6 +80,7 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
     # tuple of arrays in a hot loop costs a reference count increment and decrement.
     ids, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
     scratch_vertices, scratch_normals = vertex_scratch(shapes)
+    cosines, sines = pair_rotations(pairs, body, angles)
     (shape_ids, bodies, point_counts, contact_normals, points, depths, features,
      normal_impulses, tangent_impulses, restitutions, frictions) = new
     old_ids, old_counts, old_features = old.shape_ids, old.point_counts, old.features
@@ -119,7 +120,7 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
                 row += 1
             continue
         count = collide_rows(a, b, kind, body, radius, vertex_start, vertex_count, vertices,
-                             normals, origins, angles, margins[a] + margins[b],
+                             normals, origins, cosines, sines, margins[a] + margins[b],
                              scratch_vertices, scratch_normals, contact_normals[row],
                              points[row], depths[row], features[row])
         if count == 0:

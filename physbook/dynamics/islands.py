@@ -28,7 +28,7 @@ from physbook._jit import njit
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
 
 
-@njit
+@njit(refcounted=False)
 def _find(parent, i):
     """The root of i's set, halving the path on the way (union–find)."""
     while parent[i] != i:
@@ -37,7 +37,7 @@ def _find(parent, i):
     return i
 
 
-@njit
+@njit(refcounted=False)
 def _union(parent, i, j):
     root_i = _find(parent, i)
     root_j = _find(parent, j)
@@ -49,14 +49,14 @@ def _union(parent, i, j):
             parent[root_i] = root_j
 
 
-@njit
+@njit(refcounted=False)
 def _wake(awake, sleep_times, i):
     if not awake[i]:
         awake[i] = True
         sleep_times[i] = 0.0
 
 
-@njit
+@njit(refcounted=False)
 def wake_before_step(kinds, awake, sleep_times, velocities, angular_velocities, forces,
                      torques, islands, marks, sleeping):
     """Set ``awake`` before a step: static bodies never, kinematic ones while they move,
@@ -93,7 +93,7 @@ def wake_before_step(kinds, awake, sleep_times, velocities, angular_velocities, 
             _wake(awake, sleep_times, i)
 
 
-@njit
+@njit(refcounted=False)
 def wake_touched(contact_bodies, joint_bodies, kinds, awake, sleep_times, islands, marks):
     """After the narrow phase: every sleeping dynamic body that an awake body touches or is
     jointed to wakes, with its island. Returns the number of bodies woken."""
@@ -119,7 +119,7 @@ def wake_touched(contact_bodies, joint_bodies, kinds, awake, sleep_times, island
     return woken
 
 
-@njit
+@njit(refcounted=False)
 def update_islands(kinds, awake, sleep_times, velocities, angular_velocities, contact_bodies,
                    joint_bodies, dt, linear_speed, angular_speed, time_to_sleep, islands,
                    parent, slowest):

@@ -54,7 +54,7 @@ def joint_work_arrays(joints: int) -> JointWork:
     return JointWork(np.zeros((joints, 2, 2)), np.zeros((joints, 2)))
 
 
-@njit
+@njit(refcounted=False)
 def spring(hertz, damping_ratio, h):
     """(bias_rate, mass_scale, impulse_scale) of a spring of ``hertz`` and ``damping_ratio``
     for a step h: with ω = 2πf, a₁ = 2ζ + hω, a₂ = hω·a₁, a₃ = 1/(1 + a₂), they are ω/a₁,
@@ -66,7 +66,7 @@ def spring(hertz, damping_ratio, h):
     return omega / a1, a2 * a3, a3
 
 
-@njit
+@njit(refcounted=False)
 def _limit(position_error, use_bias, soft, inverse_h):
     """Bias, mass scale and impulse scale of a limit row whose gap is ``position_error``: a
     gap (C > 0) may close in this step (bias C/h, rigid), an overlap is pushed out by the
@@ -78,7 +78,7 @@ def _limit(position_error, use_bias, soft, inverse_h):
     return 0.0, 1.0, 0.0
 
 
-@njit
+@njit(refcounted=False)
 def _equality(use_bias, soft):
     """(bias rate, mass scale, impulse scale) of a rigid equality row: the joint softness
     with the bias on, a rigid row without it."""
@@ -87,7 +87,7 @@ def _equality(use_bias, soft):
     return 0.0, 1.0, 0.0
 
 
-@njit
+@njit(refcounted=False)
 def _solve_2x2(k11, k12, k22, bx, by):
     """x with K·x = b for the symmetric K = [[k11, k12], [k12, k22]] (0 if K is singular)."""
     det = k11 * k22 - k12 * k12
@@ -97,7 +97,7 @@ def _solve_2x2(k11, k12, k22, bx, by):
     return det * (k22 * bx - k12 * by), det * (k11 * by - k12 * bx)
 
 
-@njit
+@njit(refcounted=False)
 def _point_mass(im_a, ii_a, im_b, ii_b, rax, ray, rbx, rby):
     """The entries k11, k12, k22 of the point row's K (1/kg)."""
     k11 = im_a + im_b + ray * ray * ii_a + rby * rby * ii_b
@@ -106,7 +106,7 @@ def _point_mass(im_a, ii_a, im_b, ii_b, rax, ray, rbx, rby):
     return k11, k12, k22
 
 
-@njit
+@njit(refcounted=False)
 def _arms_now(arms, j, a, b, delta_cos, delta_sin):
     """The arms r_A, r_B of joint j as the bodies are turned now."""
     rax, ray = rotate(delta_cos[a], delta_sin[a], arms[j, 0, 0], arms[j, 0, 1])
@@ -114,14 +114,14 @@ def _arms_now(arms, j, a, b, delta_cos, delta_sin):
     return rax, ray, rbx, rby
 
 
-@njit
+@njit(refcounted=False)
 def _apply_angular(angular_velocities, inverse_inertias, a, b, impulse):
     """An angular impulse L: ω_A −= L/I_A, ω_B += L/I_B."""
     angular_velocities[a] -= inverse_inertias[a] * impulse
     angular_velocities[b] += inverse_inertias[b] * impulse
 
 
-@njit
+@njit(refcounted=False)
 def _apply_axial(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b,
                  impulse, ux, uy, a1, a2):
     """An impulse λ along an axis u fixed in A: P = λu on B at lever a₂, −P on A at a₁."""
@@ -133,14 +133,14 @@ def _apply_axial(velocities, angular_velocities, inverse_masses, inverse_inertia
     angular_velocities[b] += inverse_inertias[b] * impulse * a2
 
 
-@njit
+@njit(refcounted=False)
 def _axial_speed(velocities, angular_velocities, a, b, ux, uy, a1, a2):
     """Ċ of an axial row: u·(v_B − v_A) + a₂ω_B − a₁ω_A (m/s)."""
     return (ux * (velocities[b, 0] - velocities[a, 0]) + uy * (velocities[b, 1]
             - velocities[a, 1]) + a2 * angular_velocities[b] - a1 * angular_velocities[a])
 
 
-@njit
+@njit(refcounted=False)
 def _inverse(value):
     return 1.0 / value if value > 0.0 else 0.0
 
@@ -148,7 +148,7 @@ def _inverse(value):
 # --- the stages ---------------------------------------------------------------------------
 
 
-@njit
+@njit(refcounted=False)
 def prepare_joints(joints, bodies, work, warm_scale):
     """Per joint: the arms and axis in the world, and the impulses to start from, the last
     step's times ``warm_scale`` (0: from nothing; 1/substeps for the soft step)."""
@@ -173,7 +173,7 @@ def prepare_joints(joints, bodies, work, warm_scale):
     scale_impulses(joints, warm_scale)
 
 
-@njit
+@njit(refcounted=False)
 def scale_impulses(joints, scale):
     """Multiply every accumulated impulse of every joint by ``scale``: per step to per
     substep and back, or to 0 for a step that does not warm start."""
@@ -187,7 +187,7 @@ def scale_impulses(joints, scale):
         linear[j, 1] *= scale
 
 
-@njit
+@njit(refcounted=False)
 def _axis_frame(j, a, b, arms, axes, centers, delta_cos, delta_sin):
     """For an axis fixed in A: r_A, r_B, d = (c_B + r_B) − (c_A + r_A), the axis u and its
     perpendicular p = (−u_y, u_x) as the bodies are now."""
@@ -198,7 +198,7 @@ def _axis_frame(j, a, b, arms, axes, centers, delta_cos, delta_sin):
     return rax, ray, rbx, rby, dx, dy, ux, uy
 
 
-@njit
+@njit(refcounted=False)
 def warm_start_joints(joints, bodies, work, motion):
     """Apply the impulses each joint starts from (its accumulated λ of every row)."""
     kinds, pairs = joints.kinds, joints.bodies
@@ -253,7 +253,7 @@ def warm_start_joints(joints, bodies, work, motion):
             _apply_angular(angular_velocities, inverse_inertias, a, b, turn)
 
 
-@njit
+@njit(refcounted=False)
 def _solve_distance(joints, j, a, b, rax, ray, rbx, rby, dx, dy, velocities,
                     angular_velocities, inverse_masses, inverse_inertias, h, inverse_h,
                     use_bias, soft):
@@ -321,7 +321,7 @@ def _solve_distance(joints, j, a, b, rax, ray, rbx, rby, dx, dy, velocities,
                       a, b, impulse * ux, impulse * uy, rax, ray, rbx, rby)
 
 
-@njit
+@njit(refcounted=False)
 def _solve_angle_rows(joints, j, a, b, angles, angular_velocities, inverse_inertias, h,
                       inverse_h, use_bias, soft, spring_hertz, spring_damping):
     """The angle rows of a revolute joint (and a wheel joint's motor): spring, motor,
@@ -369,7 +369,7 @@ def _solve_angle_rows(joints, j, a, b, angles, angular_velocities, inverse_inert
         _apply_angular(angular_velocities, inverse_inertias, a, b, -impulse)
 
 
-@njit
+@njit(refcounted=False)
 def _solve_point(joints, j, a, b, rax, ray, rbx, rby, dx, dy, velocities,
                  angular_velocities, inverse_masses, inverse_inertias, bias_rate, mass_scale,
                  impulse_scale):
@@ -387,7 +387,7 @@ def _solve_point(joints, j, a, b, rax, ray, rbx, rby, dx, dy, velocities,
                   px, py, rax, ray, rbx, rby)
 
 
-@njit
+@njit(refcounted=False)
 def _solve_weld_angle(joints, j, a, b, angles, angular_velocities, inverse_inertias, h,
                       use_bias, soft):
     """A weld's angle row: rigid (joint softness) or its own angular spring."""
@@ -406,7 +406,7 @@ def _solve_weld_angle(joints, j, a, b, angles, angular_velocities, inverse_inert
     _apply_angular(angular_velocities, inverse_inertias, a, b, impulse)
 
 
-@njit
+@njit(refcounted=False)
 def _solve_slider(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, angles, velocities,
                   angular_velocities, inverse_masses, inverse_inertias, h, inverse_h,
                   use_bias, soft):
@@ -498,7 +498,7 @@ def _solve_slider(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, angles, v
     _apply_angular(angular_velocities, inverse_inertias, a, b, angular_impulse)
 
 
-@njit
+@njit(refcounted=False)
 def _solve_mouse(joints, j, b, rbx, rby, centers, velocities, angular_velocities,
                  inverse_masses, inverse_inertias, h):
     """A mouse joint: a spring (its hertz and damping ratio) pulling B's anchor towards
@@ -529,7 +529,7 @@ def _solve_mouse(joints, j, b, rbx, rby, centers, velocities, angular_velocities
     angular_velocities[b] += ii * cross(rbx, rby, px, py)
 
 
-@njit
+@njit(refcounted=False)
 def solve_joints(joints, bodies, work, motion, h, use_bias, soft):
     """One Gauss–Seidel pass over every joint of an awake body (see the module doc).
 
@@ -586,7 +586,7 @@ def solve_joints(joints, bodies, work, motion, h, use_bias, soft):
                           h, inverse_h, use_bias, soft)
 
 
-@njit
+@njit(refcounted=False)
 def store_joint_impulses(joints, bodies, work, motion, scale, inverse_dt):
     """Keep this step's impulses, times ``scale`` (the substeps of the soft step), for the
     next step, and turn them into each joint's reaction on B: force (N) and torque (N·m)."""

@@ -17,7 +17,7 @@ from physbook._buffers import grown
 from physbook._jit import njit
 
 
-@njit
+@njit(refcounted=False)
 def held_apart(joined, a, b):
     """Whether body rows a and b are held by a joint that keeps them from colliding:
     their key is in ``joined`` (:meth:`JointTable.joined_pairs`)."""

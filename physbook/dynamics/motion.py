@@ -16,7 +16,7 @@ from physbook.kinds import DYNAMIC
 from physbook.vecmath.kernels import rotate
 
 
-@njit
+@njit(refcounted=False)
 def integrate_velocities(bodies, gravity, dt):
     """Symplectic Euler, velocity half: v += dt·(g·s + F/m), ω += dt·τ/I, dynamic bodies only.
 
@@ -39,7 +39,7 @@ def integrate_velocities(bodies, gravity, dt):
         angular_velocities[i] += dt * torques[i] * inverse_inertias[i]
 
 
-@njit
+@njit(refcounted=False)
 def origin_of(origins, centers, angles, local_centers, i):
     """Set body i's origin from its centre and angle: origin = c − R(θ)·local_c."""
     local_x = local_centers[i, 0]
@@ -55,7 +55,7 @@ def origin_of(origins, centers, angles, local_centers, i):
         origins[i, 1] = centers[i, 1] - y
 
 
-@njit
+@njit(refcounted=False)
 def integrate_positions(bodies, dt):
     """Symplectic Euler, position half: c += dt·v, θ += dt·ω, then origin = c − R(θ)·local_c.
 
@@ -82,7 +82,7 @@ def integrate_positions(bodies, dt):
     return bad
 
 
-@njit
+@njit(refcounted=False)
 def update_origins(bodies):
     """Recompute every origin from its centre and angle (after centres were written)."""
     origins, centers, angles, local_centers = (bodies.origins, bodies.centers, bodies.angles,
@@ -91,7 +91,7 @@ def update_origins(bodies):
         origin_of(origins, centers, angles, local_centers, i)
 
 
-@njit
+@njit(refcounted=False)
 def speculative_margins(shapes, bodies, distance, dt, margins):
     """How close two shapes must come to be given a contact this step: ``margins`` (S,), m.
 

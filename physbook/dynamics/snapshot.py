@@ -22,7 +22,7 @@ QUANTITIES = ("centers", "angles", "velocities", "angular_velocities", "forces",
               "gravity_scales", "origins")
 
 
-@njit
+@njit(refcounted=False)
 def first_non_finite(centers, angles, velocities, angular_velocities, forces, torques,
                      gravity_scales, origins):
     """The first body row with a quantity that is NaN or infinite, as ``8·row + q`` with q

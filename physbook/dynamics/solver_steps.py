@@ -37,7 +37,7 @@ from physbook.dynamics.joint_solver import (
 from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
 
 
-@njit
+@njit(refcounted=False)
 def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
                  iterations, accumulate, warm_starting, restitution_threshold,
                  position_correction, correction, slop, position_iterations, max_correction):
@@ -87,7 +87,7 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
     return bad
 
 
-@njit
+@njit(refcounted=False)
 def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
               substeps, relax_iterations, soft, static_soft, push_out_speed,
               restitution_threshold, warm_starting):
@@ -129,7 +129,7 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     return bad
 
 
-@njit
+@njit(refcounted=False)
 def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion, joints,
                 joint_work, gravity, dt, soft, static_soft, joint_soft):
     """The step of a world's solver, as its compiled step calls it; returns the count of

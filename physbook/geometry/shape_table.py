@@ -260,7 +260,7 @@ def body_poses(origins, angles, shapes: ShapeTable) -> tuple[np.ndarray, np.ndar
     return origins, angles
 
 
-@njit
+@njit(refcounted=False)
 def _check_rows(body, vertex_start, vertex_count, vertices, origins, angles, margins, lower,
                 upper):
     """Refuse rows that would read or write outside the arrays: compiled code does not
@@ -277,7 +277,7 @@ def _check_rows(body, vertex_start, vertex_count, vertices, origins, angles, mar
             raise ValueError("shapes must refer to rows of origins, angles and vertices")
 
 
-@njit
+@njit(refcounted=False)
 def vertex_extent(vertices, start, count, cosine, sine, origin_x, origin_y):
     """The world box (low_x, low_y, high_x, high_y) of ``count`` vertices from ``start``,
     in body coordinates, of a body at (origin_x, origin_y) turned by (cos θ, sin θ)."""
@@ -296,7 +296,7 @@ def vertex_extent(vertices, start, count, cosine, sine, origin_x, origin_y):
     return low_x, low_y, high_x, high_y
 
 
-@njit
+@njit(refcounted=False)
 def reach(vertices, radius, local_center):
     """The farthest any point of a shape lies from its body's centre of mass (m): its
     ``vertices`` (a circle: its centre) in body coordinates, grown by ``radius``. No turn of
@@ -309,7 +309,7 @@ def reach(vertices, radius, local_center):
     return farthest + radius
 
 
-@njit
+@njit(refcounted=False)
 def shape_aabbs(shapes, origins, angles, margins, lower, upper):
     """Fill ``lower``/``upper`` (S, 2) with the world AABB of every shape (m), each grown by
     its ``margins[s]`` on every side.

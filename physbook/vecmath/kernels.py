@@ -14,25 +14,25 @@ from __future__ import annotations
 from physbook._jit import njit
 
 
-@njit
+@njit(refcounted=False)
 def cross(ax, ay, bx, by):
     """2D cross product a × b = a_x·b_y − a_y·b_x (a scalar)."""
     return ax * by - ay * bx
 
 
-@njit
+@njit(refcounted=False)
 def rotate(cosine, sine, x, y):
     """R(θ)·p = (c·x − s·y, s·x + c·y), given c = cos θ and s = sin θ."""
     return cosine * x - sine * y, sine * x + cosine * y
 
 
-@njit
+@njit(refcounted=False)
 def rotate_inverse(cosine, sine, x, y):
     """R(θ)ᵀ·p = (c·x + s·y, −s·x + c·y): turns p back by θ."""
     return cosine * x + sine * y, -sine * x + cosine * y
 
 
-@njit
+@njit(refcounted=False)
 def point_velocity(vx, vy, angular_velocity, rx, ry):
     """Velocity of a body point at arm r from its centre: v + ω × r = (v_x − ω r_y, v_y + ω r_x)."""
     return vx - angular_velocity * ry, vy + angular_velocity * rx
