@@ -13,17 +13,23 @@ buffer kept between steps. Both give the same states, bit for bit
 What stays in Python: the checks at the public boundary (``dt``, what the user wrote into
 the arrays), growing a buffer when a count outgrows it, continuous collision when a body
 may have moved fast, undoing a step that made a NaN, and the events.
+
+Handing numba the world's columns costs more than a small world's whole step: numba works
+out the type of each of about a hundred arrays and wraps each one, at every call. So the
+world hands them over once, gathered in a :class:`StepState` (a numba structure that holds
+them), and then calls :func:`step_from_state` with the state and the few values that change
+from step to step. The world gathers a new state only when one of its tables replaced a
+column (a body, a shape or a joint added or removed, a buffer grown, a setting changed).
 """
 
 from __future__ import annotations
 
 import math
 
-from physbook._jit import njit
+from physbook._jit import ENABLED, njit
 from physbook.broadphase.filters import shape_filters
-from physbook.broadphase.tree import sync_and_pair
+from physbook.broadphase.tree import overlapping_pairs, sync_and_pair
 from physbook.constants import FAST_FRACTION
-from physbook.continuous import shape_reaches
 from physbook.dynamics.contact_solver import ContactWork
 from physbook.dynamics.contact_table import ContactColumns, update_contacts
 from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
@@ -31,6 +37,7 @@ from physbook.dynamics.joint_table import drop_joined
 from physbook.dynamics.motion import speculative_margins
 from physbook.dynamics.snapshot import first_non_finite
 from physbook.dynamics.solver_steps import solver_step
+from physbook.events import contact_states
 from physbook.geometry.shape_table import shape_aabbs
 from physbook.kinds import DYNAMIC
 
@@ -79,15 +86,15 @@ def _save_motion(bodies, saved):
         angular_velocities[i] = bodies.angular_velocities[i]
 
 
-@njit
-def _may_be_fast(bodies, shapes, saved):
+@njit(refcounted=False)
+def _may_be_fast(bodies, reaches, saved):
     """Whether any awake dynamic body may count as fast for continuous collision
     (:func:`~physbook.continuous.fast_bodies`): here the test is made at half its
     threshold, so that a body found there is always found here, whatever the last bit of
-    the arithmetic."""
+    the arithmetic. ``reaches`` (N,) is the second column of
+    :func:`~physbook.continuous.shape_reaches`."""
     kinds, awake, centers, angles = bodies.kinds, bodies.awake, bodies.centers, bodies.angles
     _, start_centers, start_angles, _, _ = saved
-    _, reaches = shape_reaches(shapes, bodies.local_centers)
     for b in range(kinds.shape[0]):
         if kinds[b] != DYNAMIC or not awake[b]:
             continue
@@ -100,23 +107,51 @@ def _may_be_fast(bodies, shapes, saved):
 
 
 @njit
+def _contact_states(contacts, saved, dt, hit_speed):
+    """:func:`~physbook.events.contact_states` of contact rows, with the centres and
+    velocities ``saved`` before the step."""
+    _, centers, _, velocities, angular_velocities = saved
+    return contact_states(contacts.shape_ids, contacts.bodies, contacts.point_counts,
+                          contacts.normals, contacts.points, contacts.depths, centers,
+                          velocities, angular_velocities, dt, hit_speed)
+
+
+@njit
+def _no_states(columns, saved, dt, hit_speed):
+    """The contact states of no contact rows (a step that stopped before its narrow phase)."""
+    return _contact_states(_contact_rows(columns, 0), saved, dt, hit_speed)
+
+
+@njit
 def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
-                  joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
-                  materials, saved, islands, sleeping, continuous, solver, gravity, dt):
+                  synced, joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
+                  materials, narrow, saved, islands, sleeping, continuous, reaches, solver,
+                  gravity, dt, hit_speed):
     """One step of a world whose stages are the library's own, in the order of
     :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
-    leaves moved, contact rows).
+    leaves moved, contact rows, contact states).
 
     The status is one of :data:`DONE`, :data:`BAD_STATE` (value: the code of
     :func:`~physbook.dynamics.snapshot.first_non_finite`), :data:`NEED_ROOM` (value: the
     pairs that need contact rows), :data:`NOT_FINITE` or :data:`FAST`. The arguments are
-    the world's columns and buffers, grouped as :meth:`World._step_compiled
-    <physbook.world.World._step_compiled>` gathers them; ``tree`` holds the tree's arrays
-    and settings, ``islands`` the labels and scratch of chapter 11 with the sleep
-    thresholds, ``solver`` the solver's settings, work arrays and softnesses. ``joints``
-    and the joint work are None in a world without joints (``joint_bodies`` then has no
-    rows), so that numba compiles that case without the joint stages, as the staged
-    pipeline does.
+    the world's columns and buffers, grouped as :meth:`World._compiled_state
+    <physbook.world.World._compiled_state>` gathers them:
+
+    - ``tree`` holds the tree's arrays and settings; ``synced`` says this step already
+      updated it and its keys are this step's (a second call after :data:`NEED_ROOM`);
+    - ``narrow`` is the narrow phase's scratch
+      (:func:`~physbook.collision.manifold.narrow_scratch`);
+    - ``islands`` holds the labels and scratch of chapter 11 with the sleep thresholds;
+    - ``reaches`` says how far each body's shapes reach from its centre of mass
+      (:func:`~physbook.continuous.shape_reaches`);
+    - ``solver`` holds the solver's settings, work arrays and softnesses;
+    - ``joints`` and the joint work are None in a world without joints (``joint_bodies``
+      then has no rows), so that numba compiles that case without the joint stages, as
+      the staged pipeline does.
+
+    The contact states are what :func:`~physbook.events.contact_states` returns for the
+    new rows, the bodies' motion before the step, ``dt`` and ``hit_speed`` (none before
+    the narrow phase ran).
     """
     (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known, tree_margin,
      prediction, shrink, keys) = tree
@@ -130,7 +165,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                             bodies.angular_velocities, bodies.forces, bodies.torques,
                             bodies.gravity_scales, bodies.origins)
     if code >= 0:
-        return BAD_STATE, code, keys, 0, 0
+        return BAD_STATE, code, keys, 0, 0, _no_states(new_contacts, saved, dt, hit_speed)
     # Broad phase. It reads no flag that waking sets, so it runs first here: if its pairs
     # outgrow the contact rows, nothing but the tree has changed when the world grows them.
     if distance > 0.0:
@@ -140,13 +175,19 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     shape_aabbs(shapes, bodies.origins, bodies.angles, margins, lower, upper)
     shape_filters(shapes.body, filter_columns.category, filter_columns.mask,
                   filter_columns.group, bodies.kinds, filters)
-    inserted, keys, pairs = sync_and_pair(nodes, tree_state, leaf_of_row, tree_centers,
-                                           tree_moved, lower, upper, known, tree_margin,
-                                           prediction, shrink, keys, filters)
+    if synced:
+        # Synced again, the tree would see no displacement and might refit fat boxes the
+        # staged step keeps; its keys are already this step's.
+        inserted, pairs = 0, overlapping_pairs(keys, lower, upper, filters)
+    else:
+        inserted, keys, pairs = sync_and_pair(nodes, tree_state, leaf_of_row, tree_centers,
+                                               tree_moved, lower, upper, known, tree_margin,
+                                               prediction, shrink, keys, filters)
     if joined.shape[0] and pairs.shape[0]:
         pairs = drop_joined(pairs, shapes.body, joined)
     if pairs.shape[0] > new_contacts.point_counts.shape[0]:
-        return NEED_ROOM, pairs.shape[0], keys, inserted, 0
+        return (NEED_ROOM, pairs.shape[0], keys, inserted, 0,
+                _no_states(new_contacts, saved, dt, hit_speed))
     _save_motion(bodies, saved)
     wake_before_step(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
                      bodies.angular_velocities, bodies.forces, bodies.torques, labels, marks,
@@ -154,7 +195,8 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     # Narrow phase, impulses carried over by shape ids and feature ids.
     contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
                                     bodies.materials, restitution_table, friction_table,
-                                    bodies.awake, old_contacts, old_count, new_contacts)
+                                    bodies.awake, old_contacts, old_count, new_contacts,
+                                    narrow)
     contacts = _contact_rows(new_contacts, contact_count)
     if sleeping:
         wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,
@@ -163,12 +205,15 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
         solver_step(soft_settings, impulse_settings, contacts, bodies,
                     _work_rows(work, contact_count), motion, joints, joint_work, gravity, dt,
                     soft, static_soft, joint_soft)
+    # Which pairs touch and which hit (the events of chapter 12), from the motion saved
+    # before the step.
+    states = _contact_states(contacts, saved, dt, hit_speed)
     if first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
                         bodies.angular_velocities, bodies.forces, bodies.torques,
                         bodies.gravity_scales, bodies.origins) >= 0:
-        return NOT_FINITE, 0, keys, inserted, contact_count
-    if continuous and _may_be_fast(bodies, shapes, saved):
-        return FAST, 0, keys, inserted, contact_count
+        return NOT_FINITE, 0, keys, inserted, contact_count, states
+    if continuous and _may_be_fast(bodies, reaches, saved):
+        return FAST, 0, keys, inserted, contact_count, states
     if sleeping:
         update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
                        bodies.angular_velocities, contacts.bodies, joint_bodies, dt,
@@ -176,4 +221,63 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     # Forces act for one step only.
     bodies.forces[:] = 0.0
     bodies.torques[:] = 0.0
-    return DONE, 0, keys, inserted, contact_count
+    return DONE, 0, keys, inserted, contact_count, states
+
+
+if ENABLED:
+    from numba.core import types
+    from numba.experimental import structref
+
+    @structref.register
+    class _StepStateType(types.StructRef):
+        """numba's type of a :class:`StepState`."""
+
+        def preprocess_fields(self, fields):
+            return tuple((name, types.unliteral(field)) for name, field in fields)
+
+    class StepState(structref.StructRefProxy):
+        """The arguments of :func:`compiled_step` that stay the same from step to step
+        (``args``, as :func:`step_from_state` unpacks them), held on numba's side: a call
+        that passes it hands numba one object instead of every column."""
+
+    structref.define_proxy(StepState, _StepStateType, ["args"])
+else:
+    class StepState:  # the plain-Python stand-in: the same attribute
+        """The arguments of :func:`compiled_step` that stay the same from step to step."""
+
+        def __init__(self, args):
+            self.args = args
+
+
+@njit
+def new_step_state(args) -> StepState:
+    """A :class:`StepState` holding ``args``: (bodies, shapes, filter columns, boxes,
+    filters, margins, speculative distance, tree arrays, tree settings, joints, joint bodies,
+    joined pairs, the two contact sets, materials, narrow phase scratch, saved motion,
+    islands, body reaches, solver), each as
+    :func:`compiled_step` takes it; the tree's arrays are its first five and its settings
+    its margin, prediction and shrink margin."""
+    return StepState(args)
+
+
+@njit
+def step_from_state(state, old_is_first, old_count, keys, known, synced, sleeping, continuous,
+                    gravity, dt, hit_speed):
+    """:func:`compiled_step` with the arguments held in ``state`` (a :class:`StepState`)
+    and those that change from step to step: which contact set holds the last step's rows
+    (``old_is_first``: the first) and their count, the tree's candidate keys, the rows its
+    leaves hold and whether this step synced it already, the sleep and continuous
+    switches, gravity, ``dt`` and the speed of a hit."""
+    (bodies, shapes, filter_columns, boxes, filters, margins, distance, tree_arrays,
+     tree_settings, joints, joint_bodies, joined, contact_sets, materials, narrow, saved,
+     islands, reaches, solver) = state.args
+    nodes, tree_state, leaf_of_row, tree_centers, tree_moved = tree_arrays
+    tree_margin, prediction, shrink = tree_settings
+    first, second = contact_sets
+    old, new = (first, second) if old_is_first else (second, first)
+    return compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance,
+                         (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known,
+                          tree_margin, prediction, shrink, keys),
+                         synced, joints, joint_bodies, joined, old, old_count, new,
+                         materials, narrow, saved, islands, sleeping, continuous, reaches,
+                         solver, gravity, dt, hit_speed)

@@ -9,7 +9,9 @@ the world itself; the broad phase and the solver are chosen by name or given as 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,7 +22,15 @@ from physbook.broadphase import broad_phase as resolve_broad_phase
 from physbook.broadphase.filters import ShapeFilters, shape_filters
 from physbook.broadphase.pairs import ShapeBoxes, canonical_pairs
 from physbook.broadphase.tree import DynamicTree
-from physbook.compiled_step import BAD_STATE, FAST, NEED_ROOM, NOT_FINITE, compiled_step
+from physbook.collision.manifold import narrow_scratch
+from physbook.compiled_step import (
+    BAD_STATE,
+    FAST,
+    NEED_ROOM,
+    NOT_FINITE,
+    new_step_state,
+    step_from_state,
+)
 from physbook.constants import (
     DEFAULT_GRAVITY,
     HIT_SPEED,
@@ -28,7 +38,7 @@ from physbook.constants import (
     SLEEP_LINEAR_SPEED,
     TIME_TO_SLEEP,
 )
-from physbook.continuous import stop_fast_bodies
+from physbook.continuous import shape_reaches, stop_fast_bodies
 from physbook.dynamics.body import Body, rotated
 from physbook.dynamics.body_table import BodyArrays, BodyTable
 from physbook.dynamics.contact_table import ContactTable
@@ -107,6 +117,18 @@ def _size(shape: Shape) -> float:
         return shape.radius
     edges = np.roll(shape.vertices, -1, axis=0) - shape.vertices
     return 2.0 * shape.area() / float(np.hypot(*edges.T).sum())
+
+
+class _CompiledState(NamedTuple):
+    """What :meth:`World._compiled_state` gathered: the ``handle`` (a
+    :class:`~physbook.compiled_step.StepState`), the objects and values it was gathered
+    from, the two contact sets in the order the handle holds them, and the shape count."""
+
+    handle: object
+    sources: tuple
+    values: tuple
+    contact_sets: tuple
+    shape_count: int
 
 
 class World:
@@ -204,6 +226,7 @@ class World:
         self._own_stages = (type(self._solver) in COMPILED_SOLVERS
                             and type(self._broad_phase) is DynamicTree)
         self._stage_views = None
+        self._step_state: _CompiledState | None = None
         self._boxes = ShapeBoxes(np.zeros((capacity, 2)), np.zeros((capacity, 2)))
         self._filters = ShapeFilters(*(np.zeros(capacity, np.int64) for _ in range(4)),
                                      np.zeros(capacity, np.bool_))
@@ -327,49 +350,85 @@ class World:
     def _step_compiled(self, dt: float) -> None:
         """:meth:`step` as one compiled call (:func:`~physbook.compiled_step.compiled_step`):
         the same stages over the same arrays, giving the same states bit for bit."""
-        bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
-        count, shape_count = len(bodies.kinds), len(shapes.ids)
-        boxes, filters, margins = self._stage_buffers(shape_count)
-        solver, tree = self._solver, self._broad_phase
-        soft_settings, impulse_settings, soft, static_soft, joint_soft = \
-            solver.compiled_settings(dt)
-        has_joints = len(joints.kinds) > 0
+        bodies, joints = self._bodies.arrays, self._joints.arrays
+        tree, contacts = self._broad_phase, self._contacts
         self._save_joint_impulses(joints)
-        islands = (self._islands[:count], self._island_marks[:count],
-                   self._island_parents[:count], self._island_slowest[:count],
-                   self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep)
-        rows = 0
+        synced = False
         while True:
-            old, old_count, new = self._contacts.sets(rows)
-            work, motion, joint_work = solver._scratch.views(
-                len(new.point_counts), count, len(joints.kinds) if has_joints else None)
-            status, value, keys, moved, contact_count = compiled_step(
-                bodies, shapes, self._shapes.filters, boxes, filters, margins,
-                solver.speculative_distance, tree.stage_arrays(shape_count),
-                joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
-                old, old_count, new,
-                (self._materials.restitution, self._materials.friction),
-                self._snapshot.buffers(count), islands, self._sleeping, self._continuous,
-                (soft_settings, impulse_settings, work, motion, joint_work, soft,
-                 static_soft, joint_soft),
-                self._gravity, dt)
+            current, old_count, spare = contacts.sets(0)
+            state = self._compiled_state(dt, current, spare)
+            known, keys = tree.candidates()
+            status, value, keys, moved, contact_count, states = step_from_state(
+                state.handle, current is state.contact_sets[0], old_count, keys, known,
+                synced, self._sleeping, self._continuous, self._gravity, dt, self._hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
-            tree.accept(shape_count, keys, moved)
+            if not synced:
+                tree.accept(state.shape_count, keys, moved)
             if status != NEED_ROOM:
                 break
-            rows = value  # more pairs than contact rows: grow them and step again
-        self._contacts.accept(contact_count)
+            # More pairs than contact rows: grow them and step again, from the tree as this
+            # call left it.
+            contacts.sets(value)
+            synced = True
+        contacts.accept(contact_count)
         if self._sensor_contacts.count:  # the last sensor was removed since the last step
             self._sensor_contacts.clear()
         if status == NOT_FINITE:
             self._undo_if_not_finite(bodies, dt)
         elif status == FAST:
-            self._finish_step(bodies, self._contacts.arrays, joints, dt)
+            self._finish_step(bodies, contacts.arrays, joints, dt)
         self._count_step(dt)
-        self._record_events(dt)
+        self._record_events(dt, states)
         if self._handlers:
             self._dispatch()
+
+    def _compiled_state(self, dt: float, current, spare) -> _CompiledState:
+        """The columns and buffers the compiled step works on, gathered in a
+        :class:`~physbook.compiled_step.StepState`, with ``current`` and ``spare`` the
+        contact sets; gathered anew only when one was replaced (a body, shape or joint added
+        or removed, a buffer grown, a setting or ``dt`` changed). Everything it holds
+        derives from the objects compared here."""
+        bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
+        solver, tree, materials = self._solver, self._broad_phase, self._materials
+        settings = solver.compiled_settings(dt)
+        sources = (bodies, shapes, self._shapes.filters, joints, materials.restitution,
+                   materials.friction, settings)
+        values = (self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep,
+                  tree.margin, tree.prediction)
+        cached = self._step_state
+        if cached is not None and cached.values == values and all(
+                map(operator.is_, cached.sources, sources)):
+            first, second = cached.contact_sets
+            if (current is first and spare is second) or (current is second
+                                                          and spare is first):
+                return cached
+        count, shape_count = len(bodies.kinds), len(shapes.ids)
+        has_joints = len(joints.kinds) > 0
+        boxes, filters, margins = self._stage_buffers(shape_count)
+        soft_settings, impulse_settings, soft, static_soft, joint_soft = settings
+        capacity = max(len(current.point_counts), len(spare.point_counts))
+        work, motion, joint_work = solver._scratch.views(
+            capacity, count, len(joints.kinds) if has_joints else None)
+        (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, _, tree_margin,
+         prediction, shrink, _) = tree.stage_arrays(shape_count)
+        islands = (self._islands[:count], self._island_marks[:count],
+                   self._island_parents[:count], self._island_slowest[:count],
+                   self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep)
+        handle = new_step_state((
+            bodies, shapes, self._shapes.filters, boxes, filters, margins,
+            solver.speculative_distance,
+            (nodes, tree_state, leaf_of_row, tree_centers, tree_moved),
+            (tree_margin, prediction, shrink),
+            joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
+            (current, spare), (materials.restitution, materials.friction),
+            narrow_scratch(shapes, count), self._snapshot.buffers(count), islands,
+            shape_reaches(shapes, bodies.local_centers)[1],
+            (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
+             joint_soft)))
+        self._step_state = _CompiledState(handle, sources, values, (current, spare),
+                                          shape_count)
+        return self._step_state
 
     def _save_state(self, bodies: BodyArrays, joints) -> None:
         """Keep what a step writes (body motion, joint impulses), to undo a failed step."""
@@ -975,13 +1034,19 @@ class World:
                 return
         raise ValueError("handler is not registered with this world")
 
-    def _record_events(self, dt: float) -> None:
-        """After a step: which pairs touch and which sensors see whom, and the hits."""
-        snapshot = self._snapshot
+    def _record_events(self, dt: float, states: tuple | None = None) -> None:
+        """After a step: which pairs touch and which sensors see whom, and the hits
+        (``states``: what :func:`~physbook.events.contact_states` returns for the step's
+        contacts, if the compiled step worked it out already)."""
         self._previous_touching = self._touching
-        self._touching, self._hits = touches_and_hits(
-            self._contacts.arrays, snapshot.column("centers"), snapshot.column("velocities"),
-            snapshot.column("angular_velocities"), dt, self._hit_speed)
+        if states is None:
+            snapshot = self._snapshot
+            self._touching, self._hits = touches_and_hits(
+                self._contacts.arrays, snapshot.column("centers"),
+                snapshot.column("velocities"), snapshot.column("angular_velocities"), dt,
+                self._hit_speed)
+        else:
+            self._touching, self._hits = states[0], HitEvents(*states[1:])
         # Contact rows are sorted by shape ids, so the keys are sorted too.
         self._previous_sensing = self._sensing
         if self._sensor_contacts.count or len(self._previous_sensing):

@@ -42,13 +42,13 @@ def _first_difference(compiled: pb.World, staged: pb.World, steps: int, dt: floa
 def calls(monkeypatch):
     """Count the compiled step's calls, so that a test knows the compiled path ran."""
     counter = {"calls": 0}
-    kernel = world_module.compiled_step
+    kernel = world_module.step_from_state
 
     def counted(*arguments):
         counter["calls"] += 1
         return kernel(*arguments)
 
-    monkeypatch.setattr(world_module, "compiled_step", counted)
+    monkeypatch.setattr(world_module, "step_from_state", counted)
     return counter
 
 
@@ -109,6 +109,72 @@ def test_other_stages_take_the_staged_pipeline(calls):
         world.add_body(pb.Circle(0.5), position=(0.0, 1.0))
         world.step(scenes.DT)
     assert calls["calls"] == 0
+
+
+def _grow(world):
+    world.add_body(pb.Polygon.box(0.4, 0.3), position=(0.3, 9.0), angle=0.2)
+
+
+def _shrink(world):
+    world.remove_body(world.bodies[4])
+
+
+def _hinge(world):
+    first, second = world.bodies[7], world.bodies[8]
+    world.add_joint(pb.RevoluteJoint(first, second, anchor=first.position))
+
+
+def _unhinge(world):
+    world.remove_joint(world.joints[0])
+
+
+def _settle_faster(world):
+    world.sleep_linear_speed = 0.2
+    world.time_to_sleep = 0.1
+
+
+def _slide(world):
+    # A material the world has not seen: its table of mixed values grows.
+    world.add_body(pb.Circle(0.3), position=(1.0, 6.0),
+                   material=pb.Material(friction=0.05, restitution=0.4))
+
+
+def _tilt(world):
+    world.gravity = (1.5, -12.0)
+
+
+def _fatten(world):
+    world.broad_phase.margin = 0.3
+    world.broad_phase.prediction = 1.0
+    world.bodies[-1].velocity = (2.0, 6.0)  # the top box flies off: its leaf is refitted
+
+
+def _flood(world):
+    # More shapes than the contact sets have rows: the sets grow within the step.
+    for k in range(40):
+        world.add_body(pb.Circle(0.2), position=(-4.0 + 0.2 * k, 0.25 + 0.01 * k))
+
+
+@pytest.mark.parametrize("change", [_grow, _shrink, _hinge, _settle_faster, _slide, _tilt,
+                                    _fatten, _flood])
+def test_changes_between_steps_reach_the_compiled_step(change, calls):
+    """The compiled step keeps the world's columns between steps (a StepState), gathered
+    again when one is replaced: each change below, made between two steps, must reach it,
+    and a second change made later too (the joint is taken out again, the body count
+    changes twice)."""
+    compiled, staged = (scenes.pyramid(base=5) for _ in range(2))
+    staged.world.compiled = False
+    assert _first_difference(compiled.world, staged.world, 20, scenes.DT) is None
+    for world in (compiled.world, staged.world):
+        change(world)
+    assert _first_difference(compiled.world, staged.world, 40, scenes.DT) is None
+    # The trees are the same too (a new margin changes their fat boxes, not the states).
+    trees = compiled.world.broad_phase.nodes, staged.world.broad_phase.nodes
+    assert all(np.array_equal(a, b) for a, b in zip(*trees, strict=True))
+    for world in (compiled.world, staged.world):
+        (_unhinge if change is _hinge else _grow)(world)
+    assert _first_difference(compiled.world, staged.world, 40, scenes.DT) is None
+    assert calls["calls"] >= 100
 
 
 def _scene_pair(flip):

@@ -426,7 +426,7 @@ def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
 
 
 @njit
-def _overlapping_pairs(keys, lower, upper, filters):
+def overlapping_pairs(keys, lower, upper, filters):
     """The candidate keys whose boxes overlap and whose filters pass, as (P, 2) pairs; the
     keys are sorted, so the pairs are canonical."""
     body, category, mask, group, dynamic = filters
@@ -453,7 +453,7 @@ def sync_and_pair(nodes, state, leaf_of_row, centers, moved, lower, upper, known
                      prediction, shrink)
     keys = _candidate_keys(nodes, state, leaf_of_row, moved, keys, count)
     moved[:count] = False
-    return inserted, keys, _overlapping_pairs(keys, lower, upper, filters)
+    return inserted, keys, overlapping_pairs(keys, lower, upper, filters)
 
 
 @njit
@@ -599,6 +599,11 @@ class DynamicTree:
         self._count = count
         self._keys = keys
         self.moved_last = int(moved)
+
+    def candidates(self) -> tuple[int, np.ndarray]:
+        """(rows the leaves hold, candidate keys): what a compiled step needs besides
+        :meth:`stage_arrays`, and what changes from step to step."""
+        return self._count, self._keys
 
     def update(self, boxes: ShapeBoxes) -> int:
         """Make the leaves hold rows 0 .. S − 1 of ``boxes`` (checked input): rows beyond

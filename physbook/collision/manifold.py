@@ -245,13 +245,24 @@ def _worked_swapped(kind, shape_a, shape_b):
 
 
 @njit
-def pair_rotations(pairs, body, angles):
-    """cos θ and sin θ of the bodies of the shapes in ``pairs`` ((P, 2) shape rows; ``body``
-    the shapes' body rows): (cosines, sines) over every body, set for those. A body's
-    rotation is worked out once, not once for each pair it is in."""
-    cosines = np.empty(angles.shape[0])
-    sines = np.empty(angles.shape[0])
-    done = np.zeros(angles.shape[0], np.bool_)
+def narrow_scratch(shapes, body_count):
+    """Scratch for a narrow phase over ``shapes`` and ``body_count`` bodies: room for the
+    largest polygon in another frame (:func:`vertex_scratch`), and for each body's
+    rotation (cosines, sines and whether it is worked out yet; see
+    :func:`pair_rotations`)."""
+    scratch_vertices, scratch_normals = vertex_scratch(shapes)
+    return (scratch_vertices, scratch_normals, np.empty(body_count), np.empty(body_count),
+            np.zeros(body_count, np.bool_))
+
+
+@njit(refcounted=False)
+def pair_rotations(pairs, body, angles, cosines, sines, done):
+    """Fill ``cosines`` and ``sines`` (N,) with cos θ and sin θ of the bodies of the shapes
+    in ``pairs`` ((P, 2) shape rows; ``body`` the shapes' body rows), marking them in
+    ``done``; the other bodies' entries are left as they were. A body's rotation is worked
+    out once, not once for each pair it is in."""
+    for b in range(done.shape[0]):
+        done[b] = False
     for p in range(pairs.shape[0]):
         for k in range(2):
             b = body[pairs[p, k]]
@@ -259,7 +270,6 @@ def pair_rotations(pairs, body, angles):
                 cosines[b] = np.cos(angles[b])
                 sines[b] = np.sin(angles[b])
                 done[b] = True
-    return cosines, sines
 
 
 @njit(refcounted=False)
@@ -339,10 +349,11 @@ def _narrow_phase(pairs, shapes, origins, angles, margin, out):
 
     The unchecked kernel behind :func:`collide_pairs`: its input must already be valid.
     """
-    scratch_vertices, scratch_normals = vertex_scratch(shapes)
     _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
+    scratch_vertices, scratch_normals, cosines, sines, done = narrow_scratch(
+        shapes, angles.shape[0])
     point_counts, out_normals, out_points, out_depths, out_features = out
-    cosines, sines = pair_rotations(pairs, body, angles)
+    pair_rotations(pairs, body, angles, cosines, sines, done)
     for p in range(pairs.shape[0]):
         count = collide_rows(pairs[p, 0], pairs[p, 1], kind, body, radius, vertex_start,
                              vertex_count, vertices, normals, origins, cosines, sines, margin,

@@ -22,7 +22,7 @@ import numpy as np
 from physbook import _check
 from physbook._buffers import ColumnView
 from physbook._jit import njit
-from physbook.collision.manifold import collide_rows, pair_rotations, vertex_scratch
+from physbook.collision.manifold import collide_rows, narrow_scratch, pair_rotations
 from physbook.dynamics.materials import MaterialTable
 from physbook.geometry.shape_table import ShapeArrays
 
@@ -60,9 +60,9 @@ def _empty_arrays(capacity: int) -> ContactColumns:
         np.zeros((capacity, 2)), np.zeros(capacity), np.zeros(capacity))
 
 
-@njit
+@njit(refcounted=False)
 def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mixed_restitution,
-                    mixed_friction, awake, old, old_count, new):
+                    mixed_friction, awake, old, old_count, new, scratch):
     """The narrow phase over candidate ``pairs``, into the rows of ``new``; returns their count.
 
     Each pair that touches, or whose gap is at most the sum of its shapes' ``margins`` (m;
@@ -74,13 +74,12 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
 
     A pair whose bodies are both not ``awake`` (asleep, or asleep and static; chapter 11)
     has not moved: its old row is copied as it was, impulses included, and no manifold is
-    computed. Such a pair with no old row gets none.
+    computed. Such a pair with no old row gets none. ``scratch`` is what
+    :func:`~physbook.collision.manifold.narrow_scratch` returns for the shapes and bodies.
     """
-    # Columns are taken out of the tuples once, before the loops: reading a field of a
-    # tuple of arrays in a hot loop costs a reference count increment and decrement.
     ids, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
-    scratch_vertices, scratch_normals = vertex_scratch(shapes)
-    cosines, sines = pair_rotations(pairs, body, angles)
+    scratch_vertices, scratch_normals, cosines, sines, done = scratch
+    pair_rotations(pairs, body, angles, cosines, sines, done)
     (shape_ids, bodies, point_counts, contact_normals, points, depths, features,
      normal_impulses, tangent_impulses, restitutions, frictions) = new
     old_ids, old_counts, old_features = old.shape_ids, old.point_counts, old.features
@@ -107,7 +106,9 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
                                                (tangent_impulses, old_tangent)):
                     column_new[row, 0] = column_old[old_row, 0]
                     column_new[row, 1] = column_old[old_row, 1]
-                points[row] = old.points[old_row]
+                for k in range(2):
+                    points[row, k, 0] = old.points[old_row, k, 0]
+                    points[row, k, 1] = old.points[old_row, k, 1]
                 shape_ids[row, 0] = id_a
                 shape_ids[row, 1] = id_b
                 bodies[row, 0] = body[a]
@@ -291,7 +292,7 @@ class ContactTable:
         current, count, spare = self.sets(len(pairs))
         self.accept(update_contacts(pairs, shapes, origins, angles, margins, body_materials,
                                     materials.restitution, materials.friction, awake, current,
-                                    count, spare))
+                                    count, spare, narrow_scratch(shapes, len(origins))))
 
     def sets(self, rows: int) -> tuple[ContactColumns, int, ContactColumns]:
         """For a compiled step that runs the narrow phase itself: the current columns, their
