@@ -6,13 +6,15 @@ stage after the other. Each hand-over is a Python call into compiled code, with 
 its buffers cut to the rows in use and its arguments unpacked. When the stages are the
 library's own (a solver of :data:`~physbook.dynamics.solvers.COMPILED_SOLVERS`, the dynamic
 tree broad phase, no sensors), the world runs :func:`compiled_step` instead: the same
-kernels, called in the same order from compiled code, over the same arrays, with every
-buffer kept between steps. Both give the same states, bit for bit
+kernels, called in the same order from compiled code, over the same arrays, with the
+world's buffers kept between steps (the tree's candidate keys and pairs, and the event
+arrays, are still allocated each step). Both give the same states, bit for bit
 (``tests/test_compiled_step.py`` steps every standard scene both ways).
 
 What stays in Python: the checks at the public boundary (``dt``, what the user wrote into
 the arrays), growing a buffer when a count outgrows it, continuous collision when a body
-may have moved fast, undoing a step that made a NaN, and the events.
+may have moved fast, undoing a step that made a NaN, and recording and dispatching the
+events (the kernel works out which pairs touch and hit).
 
 Handing numba the world's columns costs more than a small world's whole step: numba works
 out the type of each of about a hundred arrays and wraps each one, at every call. So the

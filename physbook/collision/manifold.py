@@ -258,11 +258,9 @@ def narrow_scratch(shapes, body_count):
 @njit(refcounted=False)
 def pair_rotations(pairs, body, angles, cosines, sines, done):
     """Fill ``cosines`` and ``sines`` (N,) with cos θ and sin θ of the bodies of the shapes
-    in ``pairs`` ((P, 2) shape rows; ``body`` the shapes' body rows), marking them in
-    ``done``; the other bodies' entries are left as they were. A body's rotation is worked
-    out once, not once for each pair it is in."""
-    for b in range(done.shape[0]):
-        done[b] = False
+    in ``pairs`` ((P, 2) shape rows; ``body`` the shapes' body rows); the other bodies'
+    entries are left as they were. A body's rotation is worked out once, not once for each
+    pair it is in: ``done`` (N,) marks it, and is all False again on return."""
     for p in range(pairs.shape[0]):
         for k in range(2):
             b = body[pairs[p, k]]
@@ -270,6 +268,9 @@ def pair_rotations(pairs, body, angles, cosines, sines, done):
                 cosines[b] = np.cos(angles[b])
                 sines[b] = np.sin(angles[b])
                 done[b] = True
+    for p in range(pairs.shape[0]):  # cleared pair by pair: no pass over every body
+        for k in range(2):
+            done[body[pairs[p, k]]] = False
 
 
 @njit(refcounted=False)
