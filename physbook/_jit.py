@@ -18,6 +18,11 @@ caller holds every array for the whole call; ``@njit(refcounted=False)`` compile
 them. numba enforces half of that rule (such a kernel cannot allocate), and
 ``tests/test_jit.py`` the other half (none returns an array or calls a kernel that does).
 
+The same references are taken again at every call between two reference-counted kernels: a
+kernel handed a hundred columns (the world's compiled step) spends longer taking and
+dropping them than a small world's whole step takes. ``@njit(inline=True)`` has numba copy
+such a kernel into its caller, where the caller's references serve.
+
 numba's on-disk cache checks only the source file that defines a function, so a compiled
 kernel that calls a kernel in another module would keep running the old callee after that
 module changed (after a ``git pull``, say). physbook's functions are therefore cached under a
@@ -88,27 +93,30 @@ def _install_package_cache_locator() -> None:
         locators.insert(1, PackageCacheLocator)
 
 
-def njit(function: F | None = None, *, refcounted: bool = True):
+def njit(function: F | None = None, *, refcounted: bool = True, inline: bool = False):
     """Compile ``function`` with ``numba.njit(cache=True)``, or return it unchanged.
 
     Use as a bare decorator, ``@njit``, or as ``@njit(refcounted=False)`` for a kernel that
-    allocates no array and returns none (see the module docstring). The compiled and the
+    allocates no array and returns none, or ``@njit(inline=True)`` for one numba should
+    copy into each compiled caller (see the module docstring). The compiled and the
     plain function take the same arguments and return the same results. A function numba
     cannot cache, because its source is in no file (``python -c``, an interactive ``python``
     prompt, ``exec``), is compiled without the on-disk cache instead of failing.
     """
     if function is None:
-        return lambda function: _compiled(function, refcounted)
-    return _compiled(function, refcounted)
+        return lambda function: _compiled(function, refcounted, inline)
+    return _compiled(function, refcounted, inline)
 
 
-def _compiled(function: F, refcounted: bool) -> F:
+def _compiled(function: F, refcounted: bool, inline: bool) -> F:
     if not ENABLED:
         return function
     import numba
 
     _install_package_cache_locator()
     options = {} if refcounted else {"_nrt": False}
+    if inline:
+        options["inline"] = "always"
     try:
         return numba.njit(cache=True, **options)(function)
     except RuntimeError as error:

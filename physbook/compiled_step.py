@@ -39,9 +39,9 @@ from physbook.dynamics.joint_table import drop_joined
 from physbook.dynamics.motion import speculative_margins
 from physbook.dynamics.snapshot import first_non_finite
 from physbook.dynamics.solver_steps import solver_step
-from physbook.events import contact_states
+from physbook.events import contact_states_into
 from physbook.geometry.shape_table import shape_aabbs
-from physbook.kinds import DYNAMIC
+from physbook.kinds import DYNAMIC, STATIC
 
 #: What :func:`compiled_step` returns as its status.
 DONE = 0  #: the step ran to its end
@@ -51,7 +51,7 @@ NOT_FINITE = 3  #: the solver made a state non-finite; the step must be undone
 FAST = 4  #: a body may have moved fast: continuous collision and the rest are Python's
 
 
-@njit
+@njit(inline=True)
 def _contact_rows(columns, count):
     """The first ``count`` rows of a contact table's columns."""
     return ContactColumns(columns.shape_ids[:count], columns.bodies[:count],
@@ -62,7 +62,7 @@ def _contact_rows(columns, count):
                           columns.frictions[:count])
 
 
-@njit
+@njit(inline=True)
 def _work_rows(work, count):
     """The first ``count`` rows of the solver's contact work arrays."""
     return ContactWork(work.anchors_a[:count], work.anchors_b[:count],
@@ -89,14 +89,16 @@ def _save_motion(bodies, saved):
 
 
 @njit(refcounted=False)
-def _may_be_fast(bodies, reaches, saved):
-    """Whether any awake dynamic body may count as fast for continuous collision
-    (:func:`~physbook.continuous.fast_bodies`): here the test is made at half its
-    threshold, so that a body found there is always found here, whatever the last bit of
-    the arithmetic. ``reaches`` (N,) is the second column of
-    :func:`~physbook.continuous.shape_reaches`."""
+def _may_be_fast(bodies, reaches, saved, shape_bodies):
+    """Whether continuous collision may stop a body this step: an awake dynamic body may
+    count as fast (:func:`~physbook.continuous.fast_bodies`), and it is a bullet or some
+    shape is static (an ordinary fast body is stopped only by a static shape). The fast
+    test is made here at half its threshold, so that a body found there is always found
+    here, whatever the last bit of the arithmetic. ``reaches`` (N,) is the second column
+    of :func:`~physbook.continuous.shape_reaches`; ``shape_bodies`` (S,) each shape's body."""
     kinds, awake, centers, angles = bodies.kinds, bodies.awake, bodies.centers, bodies.angles
     _, start_centers, start_angles, _, _ = saved
+    ordinary = False
     for b in range(kinds.shape[0]):
         if kinds[b] != DYNAMIC or not awake[b]:
             continue
@@ -104,34 +106,45 @@ def _may_be_fast(bodies, reaches, saved):
                              centers[b, 1] - start_centers[b, 1])
                   + abs(angles[b] - start_angles[b]) * reaches[b])
         if motion > 0.5 * FAST_FRACTION * bodies.sizes[b]:
+            if bodies.bullets[b]:
+                return True
+            ordinary = True
+    if not ordinary:
+        return False
+    for s in range(shape_bodies.shape[0]):
+        if kinds[shape_bodies[s]] == STATIC:
             return True
     return False
 
 
-@njit
-def _contact_states(contacts, saved, dt, hit_speed):
+@njit(refcounted=False)
+def _contact_states(contacts, saved, dt, hit_speed, events, touching):
     """:func:`~physbook.events.contact_states` of contact rows, with the centres and
-    velocities ``saved`` before the step."""
+    velocities ``saved`` before the step, written into ``events`` (the buffers of
+    :func:`~physbook.events.contact_states_into`); returns (touching pairs, hits, whether
+    the touching keys differ from ``touching``, last step's)."""
+    keys, hit_ids, hit_points, hit_normals, hit_speeds = events
     _, centers, _, velocities, angular_velocities = saved
-    return contact_states(contacts.shape_ids, contacts.bodies, contacts.point_counts,
-                          contacts.normals, contacts.points, contacts.depths, centers,
-                          velocities, angular_velocities, dt, hit_speed)
+    touch_count, hit_count = contact_states_into(
+        contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
+        contacts.points, contacts.depths, centers, velocities, angular_velocities, dt,
+        hit_speed, keys, hit_ids, hit_points, hit_normals, hit_speeds)
+    changed = touch_count != touching.shape[0]
+    for k in range(touch_count):
+        if changed:
+            break
+        changed = keys[k] != touching[k]
+    return touch_count, hit_count, changed
 
 
-@njit
-def _no_states(columns, saved, dt, hit_speed):
-    """The contact states of no contact rows (a step that stopped before its narrow phase)."""
-    return _contact_states(_contact_rows(columns, 0), saved, dt, hit_speed)
-
-
-@njit
+@njit(inline=True)
 def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
                   synced, joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
                   materials, narrow, saved, islands, sleeping, continuous, reaches, solver,
-                  gravity, dt, hit_speed):
+                  events, touching, gravity, dt, hit_speed):
     """One step of a world whose stages are the library's own, in the order of
     :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
-    leaves moved, contact rows, contact states).
+    leaves moved, contact rows, event counts).
 
     The status is one of :data:`DONE`, :data:`BAD_STATE` (value: the code of
     :func:`~physbook.dynamics.snapshot.first_non_finite`), :data:`NEED_ROOM` (value: the
@@ -151,9 +164,11 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
       then has no rows), so that numba compiles that case without the joint stages, as
       the staged pipeline does.
 
-    The contact states are what :func:`~physbook.events.contact_states` returns for the
-    new rows, the bodies' motion before the step, ``dt`` and ``hit_speed`` (none before
-    the narrow phase ran).
+    The events are those of :func:`~physbook.events.contact_states` for the new rows, the
+    bodies' motion before the step, ``dt`` and ``hit_speed``, written into the buffers
+    ``events`` (see :func:`_contact_states`); the event counts are (touching pairs, hits,
+    whether the touching keys differ from ``touching``, last step's), all zero when the
+    step stopped before its narrow phase.
     """
     (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known, tree_margin,
      prediction, shrink, keys) = tree
@@ -167,7 +182,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                             bodies.angular_velocities, bodies.forces, bodies.torques,
                             bodies.gravity_scales, bodies.origins)
     if code >= 0:
-        return BAD_STATE, code, keys, 0, 0, _no_states(new_contacts, saved, dt, hit_speed)
+        return BAD_STATE, code, keys, 0, 0, (0, 0, False)
     # Broad phase. It reads no flag that waking sets, so it runs first here: if its pairs
     # outgrow the contact rows, nothing but the tree has changed when the world grows them.
     if distance > 0.0:
@@ -188,8 +203,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     if joined.shape[0] and pairs.shape[0]:
         pairs = drop_joined(pairs, shapes.body, joined)
     if pairs.shape[0] > new_contacts.point_counts.shape[0]:
-        return (NEED_ROOM, pairs.shape[0], keys, inserted, 0,
-                _no_states(new_contacts, saved, dt, hit_speed))
+        return NEED_ROOM, pairs.shape[0], keys, inserted, 0, (0, 0, False)
     _save_motion(bodies, saved)
     wake_before_step(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
                      bodies.angular_velocities, bodies.forces, bodies.torques, labels, marks,
@@ -209,12 +223,12 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                     soft, static_soft, joint_soft)
     # Which pairs touch and which hit (the events of chapter 12), from the motion saved
     # before the step.
-    states = _contact_states(contacts, saved, dt, hit_speed)
+    states = _contact_states(contacts, saved, dt, hit_speed, events, touching)
     if first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
                         bodies.angular_velocities, bodies.forces, bodies.torques,
                         bodies.gravity_scales, bodies.origins) >= 0:
         return NOT_FINITE, 0, keys, inserted, contact_count, states
-    if continuous and _may_be_fast(bodies, reaches, saved):
+    if continuous and _may_be_fast(bodies, reaches, saved, shapes.body):
         return FAST, 0, keys, inserted, contact_count, states
     if sleeping:
         update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
@@ -256,7 +270,7 @@ def new_step_state(args) -> StepState:
     """A :class:`StepState` holding ``args``: (bodies, shapes, filter columns, boxes,
     filters, margins, speculative distance, tree arrays, tree settings, joints, joint bodies,
     joined pairs, the two contact sets, materials, narrow phase scratch, saved motion,
-    islands, body reaches, solver), each as
+    islands, body reaches, solver, event buffers), each as
     :func:`compiled_step` takes it; the tree's arrays are its first five and its settings
     its margin, prediction and shrink margin."""
     return StepState(args)
@@ -264,15 +278,15 @@ def new_step_state(args) -> StepState:
 
 @njit
 def step_from_state(state, old_is_first, old_count, keys, known, synced, sleeping, continuous,
-                    gravity, dt, hit_speed):
+                    touching, gravity, dt, hit_speed):
     """:func:`compiled_step` with the arguments held in ``state`` (a :class:`StepState`)
     and those that change from step to step: which contact set holds the last step's rows
     (``old_is_first``: the first) and their count, the tree's candidate keys, the rows its
     leaves hold and whether this step synced it already, the sleep and continuous
-    switches, gravity, ``dt`` and the speed of a hit."""
+    switches, last step's touching keys, gravity, ``dt`` and the speed of a hit."""
     (bodies, shapes, filter_columns, boxes, filters, margins, distance, tree_arrays,
      tree_settings, joints, joint_bodies, joined, contact_sets, materials, narrow, saved,
-     islands, reaches, solver) = state.args
+     islands, reaches, solver, events) = state.args
     nodes, tree_state, leaf_of_row, tree_centers, tree_moved = tree_arrays
     tree_margin, prediction, shrink = tree_settings
     first, second = contact_sets
@@ -282,4 +296,4 @@ def step_from_state(state, old_is_first, old_count, keys, known, synced, sleepin
                           tree_margin, prediction, shrink, keys),
                          synced, joints, joint_bodies, joined, old, old_count, new,
                          materials, narrow, saved, islands, sleeping, continuous, reaches,
-                         solver, gravity, dt, hit_speed)
+                         solver, events, touching, gravity, dt, hit_speed)

@@ -92,9 +92,23 @@ def contact_states(shape_ids, bodies, point_counts, normals, points, depths, cen
     hit_points = np.empty((count, 2))
     hit_normals = np.empty((count, 2))
     hit_speeds = np.empty(count)
+    touch_count, hit_count = contact_states_into(
+        shape_ids, bodies, point_counts, normals, points, depths, centers, velocities,
+        angular_velocities, dt, threshold, keys, hit_ids, hit_points, hit_normals, hit_speeds)
+    return (keys[:touch_count], hit_ids[:hit_count], hit_points[:hit_count],
+            hit_normals[:hit_count], hit_speeds[:hit_count])
+
+
+@njit(refcounted=False)
+def contact_states_into(shape_ids, bodies, point_counts, normals, points, depths, centers,
+                        velocities, angular_velocities, dt, threshold, keys, hit_ids,
+                        hit_points, hit_normals, hit_speeds):
+    """:func:`contact_states` written into buffers of at least as many rows as the contact
+    rows (the touching keys, then the hits' ids, points, normals and speeds); returns how
+    many pairs touch and how many hit."""
     touch_count = 0
     hit_count = 0
-    for row in range(count):
+    for row in range(point_counts.shape[0]):
         a = bodies[row, 0]
         b = bodies[row, 1]
         touches = False
@@ -126,8 +140,7 @@ def contact_states(shape_ids, bodies, point_counts, normals, points, depths, cen
             hit_normals[hit_count, 1] = normals[row, 1]
             hit_speeds[hit_count] = best
             hit_count += 1
-    return (keys[:touch_count], hit_ids[:hit_count], hit_points[:hit_count],
-            hit_normals[:hit_count], hit_speeds[:hit_count])
+    return touch_count, hit_count
 
 
 def touches_and_hits(contacts, centers, velocities, angular_velocities, dt: float,

@@ -9,6 +9,7 @@ the world itself; the broad phase and the solver are chosen by name or given as 
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import NamedTuple
@@ -245,6 +246,7 @@ class World:
         self._hits = HitEvents(np.empty((0, 2), np.int64), np.empty((0, 2)), np.empty((0, 2)),
                                np.empty(0))
         self._hit_speed = HIT_SPEED
+        self._events = (np.empty(0, np.int64),)
         self._handlers: list[ContactHandler] = []
         self._dispatching = False
         self._pending_removals: list[Body] = []
@@ -265,7 +267,8 @@ class World:
         arrays, and ``FloatingPointError`` if the step itself makes one (a force or speed
         too large for floats); in both cases the world is left as it was before the step.
         """
-        dt = _check.positive_scalar(dt, "dt")
+        if not (dt.__class__ is float and 0.0 < dt < math.inf):  # the common case, at once
+            dt = _check.positive_scalar(dt, "dt")
         if self._dispatching:
             raise RuntimeError("step() was called from a contact callback; step the world "
                                "after the callbacks return")
@@ -358,9 +361,10 @@ class World:
             current, old_count, spare = contacts.sets(0)
             state = self._compiled_state(dt, current, spare)
             known, keys = tree.candidates()
-            status, value, keys, moved, contact_count, states = step_from_state(
+            status, value, keys, moved, contact_count, found = step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, keys, known,
-                synced, self._sleeping, self._continuous, self._gravity, dt, self._hit_speed)
+                synced, self._sleeping, self._continuous, self._touching, self._gravity, dt,
+                self._hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
             if not synced:
@@ -379,7 +383,7 @@ class World:
         elif status == FAST:
             self._finish_step(bodies, contacts.arrays, joints, dt)
         self._count_step(dt)
-        self._record_events(dt, states)
+        self._record_events(dt, found)
         if self._handlers:
             self._dispatch()
 
@@ -425,7 +429,8 @@ class World:
             narrow_scratch(shapes, count), self._snapshot.buffers(count), islands,
             shape_reaches(shapes, bodies.local_centers)[1],
             (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
-             joint_soft)))
+             joint_soft),
+            self._event_buffers(capacity)))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
                                           shape_count)
         return self._step_state
@@ -492,6 +497,14 @@ class World:
             if len(joined):
                 pairs = drop_joined(pairs, shapes.body, joined)
         return pairs
+
+    def _event_buffers(self, rows: int) -> tuple[np.ndarray, ...]:
+        """Room for the events of ``rows`` contact rows, kept between steps: the buffers of
+        :func:`~physbook.events.contact_states_into`."""
+        if len(self._events[0]) < rows:
+            self._events = (np.empty(rows, np.int64), np.empty((rows, 2), np.int64),
+                            np.empty((rows, 2)), np.empty((rows, 2)), np.empty(rows))
+        return self._events
 
     def _stage_buffers(self, count: int) -> tuple[ShapeBoxes, ShapeFilters, np.ndarray]:
         """Per shape, kept between steps and cut to ``count`` shapes: the broad phase's
@@ -1034,19 +1047,24 @@ class World:
                 return
         raise ValueError("handler is not registered with this world")
 
-    def _record_events(self, dt: float, states: tuple | None = None) -> None:
+    def _record_events(self, dt: float, found: tuple | None = None) -> None:
         """After a step: which pairs touch and which sensors see whom, and the hits
-        (``states``: what :func:`~physbook.events.contact_states` returns for the step's
-        contacts, if the compiled step worked it out already)."""
+        (``found``: if the compiled step worked them out already, what it wrote into the
+        event buffers, as the counts of :func:`~physbook.compiled_step.compiled_step`)."""
         self._previous_touching = self._touching
-        if states is None:
+        if found is None:
             snapshot = self._snapshot
             self._touching, self._hits = touches_and_hits(
                 self._contacts.arrays, snapshot.column("centers"),
                 snapshot.column("velocities"), snapshot.column("angular_velocities"), dt,
                 self._hit_speed)
         else:
-            self._touching, self._hits = states[0], HitEvents(*states[1:])
+            touch_count, hit_count, changed = found
+            keys, *hits = self._events
+            if changed:  # else the keys are last step's, and the array stays
+                self._touching = keys[:touch_count].copy()
+            if hit_count or len(self._hits.speeds):
+                self._hits = HitEvents(*(column[:hit_count].copy() for column in hits))
         # Contact rows are sorted by shape ids, so the keys are sorted too.
         self._previous_sensing = self._sensing
         if self._sensor_contacts.count or len(self._previous_sensing):

@@ -272,7 +272,11 @@ def _fatten(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, predi
 def _fits(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction, shrink):
     """Whether the leaf's fat box still serves the row's box: it contains the box, and is
     not far larger than a fat box made now would be (a fast body that stopped would
-    otherwise keep a huge box, and with it many candidate pairs)."""
+    otherwise keep a huge box, and with it many candidate pairs).
+
+    "Larger" compares sizes, not sides: a body falling ever faster leaves its box trailing
+    ever further behind its fat box's back edge, yet the fat box made now would be as long,
+    so that body must not be reinserted for it."""
     fat_low_x = fat_lower[leaf, 0]
     fat_low_y = fat_lower[leaf, 1]
     fat_high_x = fat_upper[leaf, 0]
@@ -283,13 +287,10 @@ def _fits(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, predict
     high_y = upper[row, 1]
     if fat_low_x > low_x or fat_low_y > low_y or high_x > fat_high_x or high_y > fat_high_y:
         return False
-    reach = margin + shrink
-    ahead_x = prediction * dx
-    ahead_y = prediction * dy
-    return (fat_low_x >= low_x - reach + min(0.0, ahead_x)
-            and fat_low_y >= low_y - reach + min(0.0, ahead_y)
-            and fat_high_x <= high_x + reach + max(0.0, ahead_x)
-            and fat_high_y <= high_y + reach + max(0.0, ahead_y))
+    # A fat box made now is the box, 2·margin and |prediction·d| longer along each axis.
+    slack = 2.0 * (margin + shrink)
+    return (fat_high_x - fat_low_x <= high_x - low_x + slack + abs(prediction * dx)
+            and fat_high_y - fat_low_y <= high_y - low_y + slack + abs(prediction * dy))
 
 
 @njit(refcounted=False)
@@ -451,8 +452,11 @@ def sync_and_pair(nodes, state, leaf_of_row, centers, moved, lower, upper, known
     count = lower.shape[0]
     inserted = _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin,
                      prediction, shrink)
-    keys = _candidate_keys(nodes, state, leaf_of_row, moved, keys, count)
-    moved[:count] = False
+    # With no leaf moved (by this update or an update() before it) the keys stay as they
+    # are, and so does the array: a step at rest allocates none.
+    if inserted or moved[:count].any():
+        keys = _candidate_keys(nodes, state, leaf_of_row, moved, keys, count)
+        moved[:count] = False
     return inserted, keys, overlapping_pairs(keys, lower, upper, filters)
 
 
