@@ -7,14 +7,15 @@ its buffers cut to the rows in use and its arguments unpacked. When the stages a
 library's own (a solver of :data:`~physbook.dynamics.solvers.COMPILED_SOLVERS`, the dynamic
 tree broad phase, no sensors), the world runs :func:`compiled_step` instead: the same
 kernels, called in the same order from compiled code, over the same arrays, with the
-world's buffers kept between steps (the tree's candidate keys and pairs, and the event
-arrays, are still allocated each step). Both give the same states, bit for bit
+world's buffers kept between steps (the tree's candidate keys, when a leaf moved, and its
+pairs are still allocated each step). Both give the same states, bit for bit
 (``tests/test_compiled_step.py`` steps every standard scene both ways).
 
 What stays in Python: the checks at the public boundary (``dt``, what the user wrote into
 the arrays), growing a buffer when a count outgrows it, continuous collision when a body
-may have moved fast, undoing a step that made a NaN, and recording and dispatching the
-events (the kernel works out which pairs touch and hit).
+may have moved fast and something could stop it, undoing a step that made a NaN, and
+recording and dispatching the events (the kernel works out which pairs touch and hit, into
+buffers kept between steps).
 
 Handing numba the world's columns costs more than a small world's whole step: numba works
 out the type of each of about a hundred arrays and wraps each one, at every call. So the
@@ -48,7 +49,7 @@ DONE = 0  #: the step ran to its end
 BAD_STATE = 1  #: a body's state was not finite before the step; nothing was changed
 NEED_ROOM = 2  #: more candidate pairs than contact rows; only the tree was updated
 NOT_FINITE = 3  #: the solver made a state non-finite; the step must be undone
-FAST = 4  #: a body may have moved fast: continuous collision and the rest are Python's
+FAST = 4  #: a body may have moved fast and hit something: the rest of the step is Python's
 
 
 @njit(inline=True)

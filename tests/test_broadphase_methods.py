@@ -183,6 +183,20 @@ def test_a_still_box_keeps_its_leaf_and_a_moved_one_is_fattened_along_its_motion
                                shifted_upper[0] + TREE_MARGIN)
 
 
+def test_a_box_moving_steadily_is_reinserted_only_when_it_leaves_its_fat_box():
+    # A unit box moving d = 0.3 m a call. Inserted at rest (the box and the margin), it
+    # leaves that fat box at once (0.3 > 0.1) and is stretched 4·d ahead; from then on it
+    # leaves it after j calls with j·d > 4·d + margin, j > 4.33: every 5th call. Its box
+    # trails ever further behind the fat box's back edge, which must not count as the fat
+    # box being too large: a fat box made now would be exactly as long.
+    tree = DynamicTree()
+    box = ShapeBoxes(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]))
+    moved = [tree.update(ShapeBoxes(box.lower + [0.3 * k, 0.0], box.upper + [0.3 * k, 0.0]))
+             for k in range(51)]
+    assert moved[0] == 1
+    assert [k for k in range(1, 51) if moved[k]] == list(range(1, 51, 5))
+
+
 def test_sorted_input_builds_a_balanced_tree():
     # Boxes inserted left to right would make a list of a tree without rotations.
     tree = DynamicTree()
