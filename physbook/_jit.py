@@ -54,6 +54,16 @@ def _numba_enabled() -> bool:
 ENABLED: bool = _numba_enabled()
 """True when :func:`njit` compiles (numba present and not disabled)."""
 
+if ENABLED:
+    from numba import get_num_threads as thread_count
+    from numba import prange
+else:
+    prange = range  #: a loop whose iterations numba may run on several threads
+
+    def thread_count() -> int:
+        """How many threads a parallel kernel runs on (numba's ``get_num_threads``)."""
+        return 1
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -93,22 +103,24 @@ def _install_package_cache_locator() -> None:
         locators.insert(1, PackageCacheLocator)
 
 
-def njit(function: F | None = None, *, refcounted: bool = True, inline: bool = False):
+def njit(function: F | None = None, *, refcounted: bool = True, inline: bool = False,
+         parallel: bool = False):
     """Compile ``function`` with ``numba.njit(cache=True)``, or return it unchanged.
 
     Use as a bare decorator, ``@njit``, or as ``@njit(refcounted=False)`` for a kernel that
-    allocates no array and returns none, or ``@njit(inline=True)`` for one numba should
-    copy into each compiled caller (see the module docstring). The compiled and the
+    allocates no array and returns none, ``@njit(inline=True)`` for one numba should
+    copy into each compiled caller (see the module docstring), or ``@njit(parallel=True)``
+    for one whose :data:`prange` loops numba spreads over its threads. The compiled and the
     plain function take the same arguments and return the same results. A function numba
     cannot cache, because its source is in no file (``python -c``, an interactive ``python``
     prompt, ``exec``), is compiled without the on-disk cache instead of failing.
     """
     if function is None:
-        return lambda function: _compiled(function, refcounted, inline)
-    return _compiled(function, refcounted, inline)
+        return lambda function: _compiled(function, refcounted, inline, parallel)
+    return _compiled(function, refcounted, inline, parallel)
 
 
-def _compiled(function: F, refcounted: bool, inline: bool) -> F:
+def _compiled(function: F, refcounted: bool, inline: bool, parallel: bool) -> F:
     if not ENABLED:
         return function
     import numba
@@ -117,6 +129,8 @@ def _compiled(function: F, refcounted: bool, inline: bool) -> F:
     options = {} if refcounted else {"_nrt": False}
     if inline:
         options["inline"] = "always"
+    if parallel:
+        options["parallel"] = True
     try:
         return numba.njit(cache=True, **options)(function)
     except RuntimeError as error:

@@ -177,6 +177,14 @@ RESTITUTION_THRESHOLD = 1.0
 #: Substeps per step of the soft step solver (Box2D v3: 4).
 SUBSTEPS = 8
 
+#: Colours of contacts the parallel soft step solves at once (Box2D v3: 24); a contact that
+#: finds none free, at a body with this many contacts, is solved after them on one thread.
+COLOURS = 32
+
+#: The parallel soft step solves a colour of fewer contact rows than twice this on one
+#: thread: starting the threads would cost more than the rows.
+PARALLEL_ROWS = 64
+
 #: Shapes closer than this (m), plus the distance their bodies may travel in the step, get a
 #: speculative contact before they touch (Box2D v3: 4 × its 0.005 m linear slop).
 SPECULATIVE_DISTANCE = 0.02

@@ -42,6 +42,7 @@ from physbook.constants import (
 from physbook.continuous import shape_reaches, stop_fast_bodies
 from physbook.dynamics.body import Body, rotated
 from physbook.dynamics.body_table import BodyArrays, BodyTable
+from physbook.dynamics.colouring import Colouring, share_out
 from physbook.dynamics.contact_table import ContactTable
 from physbook.dynamics.islands import (
     island_after_removal,
@@ -123,13 +124,15 @@ def _size(shape: Shape) -> float:
 class _CompiledState(NamedTuple):
     """What :meth:`World._compiled_state` gathered: the ``handle`` (a
     :class:`~physbook.compiled_step.StepState`), the objects and values it was gathered
-    from, the two contact sets in the order the handle holds them, and the shape count."""
+    from, the two contact sets in the order the handle holds them, the shape count, and the
+    solver's colouring work arrays (None unless it solves in parallel)."""
 
     handle: object
     sources: tuple
     values: tuple
     contact_sets: tuple
     shape_count: int
+    colouring: Colouring | None
 
 
 class World:
@@ -360,6 +363,8 @@ class World:
         while True:
             current, old_count, spare = contacts.sets(0)
             state = self._compiled_state(dt, current, spare)
+            if state.colouring is not None:
+                share_out(state.colouring)
             known, keys = tree.candidates()
             status, value, keys, moved, contact_count, found = step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, keys, known,
@@ -416,6 +421,8 @@ class World:
             capacity, count, len(joints.kinds) if has_joints else None)
         (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, _, tree_margin,
          prediction, shrink, _) = tree.stage_arrays(shape_count)
+        colouring = (solver.colouring(capacity, count) if getattr(solver, "parallel", False)
+                     else None)
         islands = (self._islands[:count], self._island_marks[:count],
                    self._island_parents[:count], self._island_slowest[:count],
                    self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep)
@@ -429,10 +436,10 @@ class World:
             narrow_scratch(shapes, count), self._snapshot.buffers(count), islands,
             shape_reaches(shapes, bodies.local_centers)[1],
             (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
-             joint_soft),
+             joint_soft, colouring),
             self._event_buffers(capacity)))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
-                                          shape_count)
+                                          shape_count, colouring)
         return self._step_state
 
     def _save_state(self, bodies: BodyArrays, joints) -> None:

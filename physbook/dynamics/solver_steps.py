@@ -12,6 +12,11 @@ separately and leaves the joint stages out of it.
 from __future__ import annotations
 
 from physbook._jit import njit
+from physbook.dynamics.colouring import (
+    colour_contacts,
+    solve_soft_coloured,
+    warm_start_coloured,
+)
 from physbook.dynamics.contact_solver import (
     BAUMGARTE,
     NONLINEAR,
@@ -87,10 +92,24 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
     return bad
 
 
+@njit(refcounted=False, inline=True)
+def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
+                static_soft, push_out_speed, restitution_threshold, colouring, colour_count):
+    """A pass of :func:`~physbook.dynamics.contact_solver.solve_soft`, in row order or,
+    given a colouring, colour by colour."""
+    if colouring is None:
+        solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
+                   static_soft, push_out_speed, restitution_threshold)
+    else:
+        solve_soft_coloured(colouring, colour_count, contacts, bodies, work, motion, gravity,
+                            inverse_h, use_bias, soft, static_soft, push_out_speed,
+                            restitution_threshold)
+
+
 @njit(refcounted=False)
 def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
               substeps, relax_iterations, soft, static_soft, push_out_speed,
-              restitution_threshold, warm_starting):
+              restitution_threshold, warm_starting, colouring=None):
     """A step of the soft step solver (Box2D v3's scheme); returns the count of bodies whose
     state is no longer finite.
 
@@ -99,7 +118,10 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     collides: see :func:`~physbook.dynamics.contact_solver.solve_soft`), integrates
     positions and relaxes both. Box2D bounces once, after the last substep; bouncing in
     the substep of the collision lets the body move away for the rest of the step, as it
-    would have. ``joint_soft`` is the joints' softness for one substep.
+    would have. ``joint_soft`` is the joints' softness for one substep. Given a
+    ``colouring`` (:class:`~physbook.dynamics.colouring.Colouring` work arrays), the
+    contacts are coloured once and each pass solves them colour by colour, on numba's
+    threads.
     """
     h = dt / substeps
     warm_scale = 1.0 / substeps if warm_starting else 0.0
@@ -109,24 +131,32 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, warm_scale)
     prepare_contacts(contacts, bodies, work, motion, warm_scale)
+    colour_count = 0
+    if colouring is not None:
+        colour_count = colour_contacts(contacts.bodies, bodies.inverse_masses,
+                                       bodies.inverse_inertias, colouring)
     bad = 0
     for _ in range(substeps):
         integrate_velocities(bodies, gravity, h)
         if joints is not None:
             warm_start_joints(joints, bodies, joint_work, motion)
-        warm_start(contacts, bodies, work)
+        if colouring is None:
+            warm_start(contacts, bodies, work)
+        else:
+            warm_start_coloured(colouring, colour_count, contacts, bodies, work)
         if joints is not None:
             solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
-        solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
-                   push_out_speed, restitution_threshold)
+        _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
+                    push_out_speed, restitution_threshold, colouring, colour_count)
         bad = integrate_positions(bodies, h)
         if constrained:
             update_rotations(bodies.angles, bodies.awake, motion)
         for _ in range(relax_iterations):
             if joints is not None:
                 solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
-            solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, False, soft,
-                       static_soft, push_out_speed, restitution_threshold)
+            _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, False, soft,
+                        static_soft, push_out_speed, restitution_threshold, colouring,
+                        colour_count)
     store_impulses(contacts, bodies, work, float(substeps))
     if joints is not None:
         store_joint_impulses(joints, bodies, joint_work, motion, float(substeps), 1.0 / dt)
@@ -135,14 +165,15 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
 
 @njit(refcounted=False)
 def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion, joints,
-                joint_work, gravity, dt, soft, static_soft, joint_soft):
+                joint_work, gravity, dt, soft, static_soft, joint_soft, colouring):
     """The step of a world's solver, as its compiled step calls it; returns the count of
     bodies whose state is no longer finite.
 
     One of ``soft_settings`` (the soft step's) and ``impulse_settings`` (the impulse
     solvers') is None, and ``joints`` and ``joint_work`` are None when the world has no
     joints: numba compiles each combination apart and leaves out the steps it does not
-    take. The settings and softnesses are a solver's ``compiled_settings(dt)``.
+    take. The settings and softnesses are a solver's ``compiled_settings(dt)``;
+    ``colouring`` is the soft step's work arrays for solving in parallel, or None.
     """
     # numba settles a test of a None-typed argument against None when it compiles, and
     # drops the branch not taken; each step below sits behind such a test of the other
@@ -162,5 +193,5 @@ def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion,
                 warm_starting = soft_settings
             return soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
                              gravity, dt, substeps, relax_iterations, soft, static_soft,
-                             push_out_speed, restitution_threshold, warm_starting)
+                             push_out_speed, restitution_threshold, warm_starting, colouring)
     return 0  # not reached: exactly one of the settings is None

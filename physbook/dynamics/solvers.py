@@ -43,6 +43,7 @@ from physbook.constants import (
     SUBSTEPS,
 )
 from physbook.dynamics.body_table import BodyArrays
+from physbook.dynamics.colouring import Colouring, colouring_arrays, share_out
 from physbook.dynamics.contact_solver import (
     POSITION_CORRECTIONS,
     PROJECTION,
@@ -70,6 +71,7 @@ class _Scratch:
         self._motion = body_work_arrays(16)
         self._joints = joint_work_arrays(4)
         self._views = (self._work, self._motion, JointWork(*(c[:0] for c in self._joints)))
+        self._colouring = colouring_arrays(0, 0)
 
     def views(self, contacts: int, bodies: int, joints: int | None):
         """Work arrays for these counts; no joint work when ``joints`` is None."""
@@ -89,6 +91,14 @@ class _Scratch:
                            JointWork(*(column[:wanted] for column in self._joints)))
         work, motion, joint_work = self._views
         return work, motion, (None if joints is None else joint_work)
+
+    def colouring(self, contacts: int, bodies: int) -> Colouring:
+        """Colouring work arrays with room for these counts (not cut to them)."""
+        colouring = self._colouring
+        if len(colouring.colours) < contacts or len(colouring.used) < bodies:
+            colouring = self._colouring = colouring_arrays(
+                max(contacts, 2 * len(colouring.colours)), max(bodies, len(colouring.used)))
+        return colouring
 
 
 def _stage_input(contacts, bodies, gravity, dt, joints) -> tuple[float, JointColumns | None]:
@@ -377,6 +387,11 @@ class SoftStepSolver:
     joint_hertz, joint_damping_ratio
         The soft constraint that removes a joint's position error (chapter 11): frequency
         (Hz, > 0, capped at a quarter of the substep rate) and damping ratio (≥ 0).
+    parallel
+        Solve the contacts in colours, each colour on numba's threads
+        (:mod:`physbook.dynamics.colouring`; ``numba.set_num_threads`` sets how many).
+        The states are the same on any number of threads, but not those of the serial
+        solver, which meets the contacts in another order.
     """
 
     substeps = _Setting(_check.positive_int)
@@ -390,6 +405,7 @@ class SoftStepSolver:
     restitution_threshold = _Setting(_check.non_negative_scalar)
     joint_hertz = _Setting(_check.positive_scalar)
     joint_damping_ratio = _Setting(_damping_ratio)
+    parallel = _Setting(_check.flag)
 
     def __init__(self, substeps: int = SUBSTEPS, *, relax_iterations: int = 1,
                  contact_hertz: float = CONTACT_HERTZ,
@@ -399,7 +415,7 @@ class SoftStepSolver:
                  speculative_distance: float = SPECULATIVE_DISTANCE,
                  restitution_threshold: float = RESTITUTION_THRESHOLD,
                  joint_hertz: float = JOINT_HERTZ,
-                 joint_damping_ratio: float = JOINT_DAMPING_RATIO):
+                 joint_damping_ratio: float = JOINT_DAMPING_RATIO, parallel: bool = False):
         self.substeps = substeps
         self.speculative_distance = speculative_distance
         self.relax_iterations = relax_iterations
@@ -411,6 +427,7 @@ class SoftStepSolver:
         self.restitution_threshold = restitution_threshold
         self.joint_hertz = joint_hertz
         self.joint_damping_ratio = joint_damping_ratio
+        self.parallel = parallel
         self._scratch = _Scratch()
         self._compiled = _CompiledSettings()
 
@@ -424,7 +441,7 @@ class SoftStepSolver:
                 f"speculative_distance={self.speculative_distance:g}, "
                 f"restitution_threshold={self.restitution_threshold:g}, "
                 f"joint_hertz={self.joint_hertz:g}, "
-                f"joint_damping_ratio={self.joint_damping_ratio:g})")
+                f"joint_damping_ratio={self.joint_damping_ratio:g}, parallel={self.parallel})")
 
     def joint_softness(self, dt: float):
         """The :class:`~physbook.dynamics.contact_solver.Softness` of the joints for one
@@ -462,7 +479,17 @@ class SoftStepSolver:
         return soft_step(contacts, bodies, work, motion, joints, joint_work,
                          self.joint_softness(dt), gravity, dt, self.substeps,
                          self.relax_iterations, soft, static_soft, self.push_out_speed,
-                         self.restitution_threshold, self.warm_starting)
+                         self.restitution_threshold, self.warm_starting,
+                         self.colouring(len(contacts.bodies), len(bodies.kinds)))
+
+    def colouring(self, contacts: int, bodies: int) -> Colouring | None:
+        """The colouring work arrays of a step with these counts when :attr:`parallel`,
+        else None."""
+        if not self.parallel:
+            return None
+        colouring = self._scratch.colouring(contacts, bodies)
+        share_out(colouring)
+        return colouring
 
 
 #: Contact solvers by name; a World takes a name or a solver object with ``step``.

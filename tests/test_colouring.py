@@ -1,0 +1,181 @@
+"""The parallel soft step (physbook.dynamics.colouring): contacts in colours, each colour
+solved on numba's threads.
+
+Oracles: the greedy colouring written again with Python sets; the definition of a proper
+colouring (no two contacts of one colour share a moving body); the coloured pass with its
+rows shared out in 1, 2 and 3 chunks, which must agree bit for bit; the staged pipeline for
+the compiled one; and chapter 10's criteria for the physics.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import physbook as pb
+from physbook.constants import COLOURS, PARALLEL_ROWS
+from physbook.dynamics.colouring import (
+    OVERFLOW,
+    colour_contacts,
+    colouring_arrays,
+    solve_soft_coloured,
+)
+from physbook.dynamics.contact_solver import prepare_contacts
+
+
+def python_colours(pairs, moving) -> list[int]:
+    """Greedy colouring with sets: each row, in order, takes the lowest colour that no
+    earlier row at one of its moving bodies took, or OVERFLOW if all COLOURS are."""
+    taken = [set() for _ in moving]
+    colours = []
+    for a, b in pairs:
+        busy = (taken[a] if moving[a] else set()) | (taken[b] if moving[b] else set())
+        colour = next((c for c in range(COLOURS) if c not in busy), OVERFLOW)
+        if colour != OVERFLOW:
+            for body in (a, b):
+                if moving[body]:
+                    taken[body].add(colour)
+        colours.append(colour)
+    return colours
+
+
+@st.composite
+def contact_graphs(draw):
+    bodies = draw(st.integers(2, 12))
+    moving = draw(st.lists(st.booleans(), min_size=bodies, max_size=bodies))
+    pairs = draw(st.lists(st.tuples(st.integers(0, bodies - 1), st.integers(0, bodies - 1))
+                          .filter(lambda pair: pair[0] != pair[1]), max_size=80))
+    return np.array(pairs, np.int64).reshape(-1, 2), np.array(moving)
+
+
+def colour(pairs, moving):
+    colouring = colouring_arrays(len(pairs), len(moving))
+    inverse_masses = np.where(moving, 1.0, 0.0)
+    count = colour_contacts(pairs, inverse_masses, np.zeros(len(moving)), colouring)
+    return count, colouring
+
+
+@given(contact_graphs())
+def test_colouring_is_greedy_proper_and_sorted_stably(graph):
+    pairs, moving = graph
+    count, colouring = colour(pairs, moving)
+    expected = python_colours(pairs.tolist(), moving.tolist())
+    rows = len(pairs)
+    assert colouring.colours[:rows].tolist() == expected
+    assert count == (max(expected) + 1 if rows else 0)
+    # order: the rows sorted by colour, in row order within one; starts: where each begins.
+    np.testing.assert_array_equal(colouring.order[:rows],
+                                  np.argsort(expected, kind="stable"))
+    counts = np.bincount(np.array(expected, np.int64), minlength=OVERFLOW + 1)
+    np.testing.assert_array_equal(colouring.starts, np.concatenate([[0], np.cumsum(counts)]))
+    # Proper: within a colour (but the overflow), no moving body appears twice.
+    for c in range(min(count, OVERFLOW)):
+        rows_of_c = colouring.order[colouring.starts[c]:colouring.starts[c + 1]]
+        bodies = [body for row in rows_of_c for body in pairs[row] if moving[body]]
+        assert len(bodies) == len(set(bodies))
+
+
+def test_a_body_with_more_contacts_than_colours_overflows():
+    # A moving hub touching 40 moving bodies: 32 colours, then 8 rows in the overflow colour.
+    pairs = np.array([[0, k] for k in range(1, 41)], np.int64)
+    count, colouring = colour(pairs, np.ones(41, bool))
+    assert count == COLOURS + 1
+    np.testing.assert_array_equal(colouring.colours[:40],
+                                  list(range(COLOURS)) + [OVERFLOW] * (40 - COLOURS))
+    # A static hub is shared by every colour: one colour does.
+    count, colouring = colour(pairs, np.r_[False, np.ones(40, bool)])
+    assert count == 1
+
+
+def _pile(parallel: bool, base: int = 30, steps: int = 40) -> pb.World:
+    scene = pb.scenes.pyramid(base, world=pb.World(
+        sleeping=False, solver=pb.SoftStepSolver(parallel=parallel)))
+    for _ in range(steps):
+        scene.world.step(scene.dt)
+    return scene.world
+
+
+def test_a_colour_shared_out_in_any_number_of_chunks_gives_the_same_pass():
+    # What makes the thread count irrelevant: the rows of a colour share no moving body, so
+    # however they are split among threads, each contact reads and writes what it would
+    # alone. One relaxing pass over a pile whose colours are big enough to be split.
+    world = _pile(parallel=False)
+    contacts, bodies = world._contacts.arrays, world.arrays
+    solver = world.solver
+    work, motion, _ = solver._scratch.views(len(contacts.bodies), world.count, None)
+    soft, static_soft = solver.springs(1 / 60)
+    prepare_contacts(contacts, bodies, work, motion, 0.0)
+    colouring = colouring_arrays(len(contacts.bodies), world.count)
+    count = colour_contacts(contacts.bodies, bodies.inverse_masses, bodies.inverse_inertias,
+                            colouring)
+    assert np.diff(colouring.starts[:count + 1]).max() >= 2 * PARALLEL_ROWS  # split
+    results = []
+    for chunks in (1, 2, 3):
+        velocities = bodies.velocities.copy(), bodies.angular_velocities.copy()
+        copy = bodies._replace(velocities=velocities[0], angular_velocities=velocities[1])
+        colouring.chunks[0] = chunks
+        solve_soft_coloured(colouring, count, contacts, copy, work._replace(
+            normal_impulses=work.normal_impulses.copy(),
+            tangent_impulses=work.tangent_impulses.copy(),
+            total_normal_impulses=work.total_normal_impulses.copy(),
+            targets=work.targets.copy()), motion, world.gravity, 480.0, False, soft,
+            static_soft, 3.0, 1.0)
+        results.append(np.concatenate([velocities[0].ravel(), velocities[1]]))
+    assert not np.array_equal(results[0], np.concatenate(
+        [bodies.velocities.ravel(), bodies.angular_velocities]))  # the pass did something
+    np.testing.assert_array_equal(results[0], results[1])
+    np.testing.assert_array_equal(results[0], results[2])
+
+
+def test_one_and_two_threads_step_alike_and_as_the_staged_pipeline():
+    threads = numba.get_num_threads()
+    try:
+        states = []
+        for count in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+            numba.set_num_threads(count)
+            states.append(_pile(parallel=True).centers)
+        staged = pb.scenes.pyramid(30, world=pb.World(
+            sleeping=False, solver=pb.SoftStepSolver(parallel=True)))
+        staged.world.compiled = False
+        for _ in range(40):
+            staged.world.step(staged.dt)
+    finally:
+        numba.set_num_threads(threads)
+    for state in states[1:]:
+        np.testing.assert_array_equal(state, states[0])
+    np.testing.assert_array_equal(staged.world.centers, states[0])
+    # The serial solver meets the contacts in another order: a different state.
+    assert not np.array_equal(_pile(parallel=False).centers, states[0])
+
+
+@pytest.mark.parametrize("criterion", ["pyramid-20", "large pyramid", "box pile"])
+def test_the_coloured_solver_meets_chapter_10s_criteria(criterion):
+    # Criteria 1, 2 and 5 of tests/test_stacking.py, with parallel=True.
+    world = pb.World(solver=pb.SoftStepSolver(parallel=True))
+    if criterion == "box pile":
+        scene = pb.scenes.boxes(1000, world=world)
+        scene.run(600)
+        speeds = np.linalg.norm(scene.world.velocities[scene.world.kinds == pb.DYNAMIC],
+                                axis=1)
+        assert speeds.max() < 0.05
+        return
+    scene = pb.scenes.pyramid(20 if criterion == "pyramid-20" else 100, world=world)
+    top = scene.bodies["boxes"][-1]
+    start = top.position.copy()
+    scene.run(600 if criterion == "pyramid-20" else 500)
+    if criterion == "pyramid-20":
+        assert np.linalg.norm(top.position - start) < 0.02
+    else:
+        assert start[1] - top.position[1] <= 0.2
+
+
+def test_parallel_is_a_setting():
+    solver = pb.SoftStepSolver()
+    assert solver.parallel is False
+    solver.parallel = True
+    assert "parallel=True" in repr(solver)
+    with pytest.raises(TypeError, match="parallel"):
+        pb.SoftStepSolver(parallel="yes")
