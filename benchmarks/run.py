@@ -20,6 +20,11 @@ sleep until the pile sleeps, then times it asleep. ``--cold-start`` adds what a 
 for once: ``import physbook``, and its first step of the bounce scene with numba's cache
 empty and then filled.
 
+The engines ``physbook-parallel-1`` and ``physbook-parallel-2`` are physbook with the soft
+step solving in parallel (``SoftStepSolver(parallel=True)``) on numba's threads, one or
+two: ``--engines physbook physbook-parallel-1 physbook-parallel-2 pymunk`` measures what the
+threads buy on a machine. They are not in the default run, whose table is the record.
+
 The results are written as JSON (every run, the medians and the machine), and as a bar
 chart of the ratios (PNG).
 """
@@ -39,7 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ENGINES = ("physbook", "pymunk", "box2d")
+ENGINES = ("physbook", "pymunk", "box2d", "physbook-parallel-1", "physbook-parallel-2")
+DEFAULT_ENGINES = ENGINES[:3]
 MAX_SETTLE_STEPS = 3000  # 50 s at 60 Hz: a pile still awake then is timed awake, and said so
 
 
@@ -77,8 +83,8 @@ def build(engine: str, scene: str):
     if scene == "free-10000":
         import bench_free_bodies as free
 
-        if engine == "physbook":
-            world = free.build_world(10_000, sleeping=False)
+        if engine.startswith("physbook"):
+            world = free.build_world(10_000, sleeping=False, solver=physbook_solver(engine))
             return world.step, free.DT, 120, 10_000, {}
         if engine == "pymunk":
             step = free.build_pymunk(10_000)
@@ -90,11 +96,11 @@ def build(engine: str, scene: str):
     if scene == "large-pyramid-asleep":
         return settled_pyramid(engine)
     spec = SCENES[scene]
-    if engine == "physbook":
+    if engine.startswith("physbook"):
         import physbook as pb
 
-        built = getattr(pb.scenes, spec.builder)(world=pb.World(sleeping=False),
-                                                 **spec.arguments)
+        built = getattr(pb.scenes, spec.builder)(
+            world=pb.World(sleeping=False, solver=physbook_solver(engine)), **spec.arguments)
         return built.world.step, built.dt, built.steps, built.world.count, {}
     if engine == "pymunk":
         import pymunk_scenes
@@ -107,16 +113,32 @@ def build(engine: str, scene: str):
     return built.step, built.dt, built.steps, built.world.bodyCount, {}
 
 
+def physbook_solver(engine: str):
+    """The soft step solver of a physbook engine: in parallel for ``physbook-parallel-N``
+    (its child runs with N numba threads)."""
+    import physbook as pb
+
+    return pb.SoftStepSolver(parallel=engine != "physbook")
+
+
+def threads_of(engine: str) -> dict:
+    """The environment a child of ``engine`` runs in: numba's thread count for a parallel
+    physbook, none otherwise."""
+    if engine.startswith("physbook-parallel-"):
+        return {"NUMBA_NUM_THREADS": engine.rsplit("-", 1)[1]}
+    return {}
+
+
 def settled_pyramid(engine: str):
     """The 5 050-box pyramid stepped with the engine's own sleep until every box still on
     the ground sleeps (or :data:`MAX_SETTLE_STEPS`), then 60 steps to time."""
     import bench_sleep
 
     dt = 1.0 / 60.0
-    if engine == "physbook":
+    if engine.startswith("physbook"):
         import physbook as pb
 
-        scene = pb.scenes.pyramid(100)
+        scene = pb.scenes.pyramid(100, world=pb.World(solver=physbook_solver(engine)))
         world, boxes = scene.world, scene.bodies["boxes"]
         step = world.step
         state = lambda: ([box.position[1] for box in boxes],  # noqa: E731
@@ -151,6 +173,10 @@ def child(engine: str, scene: str) -> dict:
     first = SCENES[scene].first
     start = time.perf_counter()
     step, dt, steps, bodies, notes = build(engine, scene)
+    if engine.startswith("physbook-parallel-"):
+        import numba
+
+        notes = {**notes, "threads": numba.get_num_threads()}
     built = time.perf_counter() - start
     from timing import mean_step_ms
 
@@ -314,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
                         "engine (default 5)")
     parser.add_argument("--scenes", nargs="+", choices=list(SCENES),
                         default=list(SCENES))
-    parser.add_argument("--engines", nargs="+", choices=ENGINES, default=list(ENGINES))
+    parser.add_argument("--engines", nargs="+", choices=ENGINES,
+                        default=list(DEFAULT_ENGINES))
     parser.add_argument("--cold-start", action="store_true",
                         help="also time import and first step, numba cache empty and filled")
     parser.add_argument("--json", type=Path, default=HERE / "results.json")
@@ -343,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
         for scene in args.scenes:
             for engine in engines:
                 progress.show(f"run {run + 1}: {scene}, {engine}")
-                runs.append({"run": run, **run_child(["--child", engine, scene])})
+                runs.append({"run": run, **run_child(["--child", engine, scene],
+                                                     threads_of(engine))})
                 progress.advance()
     starts = cold_start(args.runs, progress) if args.cold_start else None
     progress.close()

@@ -61,16 +61,18 @@ def test_runs_must_be_positive(capsys):
 
 
 def test_one_real_run_of_the_bounce_scene(tmp_path, capsys):
-    """Fresh processes for physbook and pymunk on the one-ball scene: a table row, the JSON
-    with every run, and the chart."""
+    """Fresh processes for physbook, physbook solving in parallel on two threads, and
+    pymunk on the one-ball scene: a table row, the JSON with every run, and the chart."""
     out_json, out_png = tmp_path / "results.json", tmp_path / "ratios.png"
     assert runner.main(["--runs", "1", "--scenes", "bounce", "--engines", "physbook",
-                        "pymunk", "--json", str(out_json), "--png", str(out_png)]) == 0
+                        "pymunk", "physbook-parallel-2", "--json", str(out_json),
+                        "--png", str(out_png)]) == 0
     printed = capsys.readouterr().out
     assert "| bounce | 2 |" in printed
     results = json.loads(out_json.read_text())
     assert [(run["engine"], run["scene"]) for run in results["runs"]] == [
-        ("physbook", "bounce"), ("pymunk", "bounce")]
+        ("physbook", "bounce"), ("pymunk", "bounce"), ("physbook-parallel-2", "bounce")]
+    assert results["runs"][2]["threads"] == 2
     assert all(math.isfinite(run["ms_per_step"]) and run["ms_per_step"] > 0
                and run["timed_steps"] == 540 for run in results["runs"])
     assert results["summary"][0]["physbook_ratio"] == pytest.approx(
