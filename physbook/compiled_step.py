@@ -34,7 +34,7 @@ from physbook.broadphase.filters import shape_filters
 from physbook.broadphase.tree import overlapping_pairs, sync_and_pair
 from physbook.constants import FAST_FRACTION
 from physbook.dynamics.contact_solver import ContactWork
-from physbook.dynamics.contact_table import ContactColumns, update_contacts
+from physbook.dynamics.contact_table import contact_rows, update_contacts
 from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
 from physbook.dynamics.joint_table import drop_joined
 from physbook.dynamics.motion import speculative_margins
@@ -50,17 +50,6 @@ BAD_STATE = 1  #: a body's state was not finite before the step; nothing was cha
 NEED_ROOM = 2  #: more candidate pairs than contact rows; only the tree was updated
 NOT_FINITE = 3  #: the solver made a state non-finite; the step must be undone
 FAST = 4  #: a body may have moved fast and hit something: the rest of the step is Python's
-
-
-@njit(inline=True)
-def _contact_rows(columns, count):
-    """The first ``count`` rows of a contact table's columns."""
-    return ContactColumns(columns.shape_ids[:count], columns.bodies[:count],
-                          columns.point_counts[:count], columns.normals[:count],
-                          columns.points[:count], columns.depths[:count],
-                          columns.features[:count], columns.normal_impulses[:count],
-                          columns.tangent_impulses[:count], columns.restitutions[:count],
-                          columns.frictions[:count])
 
 
 @njit(inline=True)
@@ -215,7 +204,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                                     bodies.materials, restitution_table, friction_table,
                                     bodies.awake, old_contacts, old_count, new_contacts,
                                     narrow)
-    contacts = _contact_rows(new_contacts, contact_count)
+    contacts = contact_rows(new_contacts, contact_count)
     if sleeping:
         wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,
                      bodies.sleep_times, labels, marks)

@@ -21,9 +21,11 @@ from physbook.dynamics.colouring import (
     OVERFLOW,
     colour_contacts,
     colouring_arrays,
+    gather_contacts,
     solve_soft_coloured,
 )
 from physbook.dynamics.contact_solver import prepare_contacts
+from physbook.dynamics.contact_table import contact_rows
 
 
 def python_colours(pairs, moving) -> list[int]:
@@ -107,10 +109,12 @@ def test_a_colour_shared_out_in_any_number_of_chunks_gives_the_same_pass():
     solver = world.solver
     work, motion, _ = solver._scratch.views(len(contacts.bodies), world.count, None)
     soft, static_soft = solver.springs(1 / 60)
-    prepare_contacts(contacts, bodies, work, motion, 0.0)
     colouring = colouring_arrays(len(contacts.bodies), world.count)
     count = colour_contacts(contacts.bodies, bodies.inverse_masses, bodies.inverse_inertias,
                             colouring)
+    gather_contacts(contacts, colouring.order, colouring.contacts)
+    contacts = contact_rows(colouring.contacts, len(contacts.bodies))
+    prepare_contacts(contacts, bodies, work, motion, 0.0)
     assert np.diff(colouring.starts[:count + 1]).max() >= 2 * PARALLEL_ROWS  # split
     results = []
     for chunks in (1, 2, 3):

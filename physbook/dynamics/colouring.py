@@ -9,12 +9,15 @@ result. A *colour* is a set of such contacts. Colouring greedily, each contact i
 takes the lowest colour that no earlier contact with one of its moving bodies took; a
 static or kinematic body is shared by every colour, since its velocity stays as it is.
 
-A pass then solves colour after colour, splitting each colour's rows among the threads;
-contacts that found none of the :data:`~physbook.constants.COLOURS` colours free (a body
-with that many contacts) are solved last, on one thread. Whatever the number of threads the
-computation is the same, Gauss–Seidel in colour order, so the states are the same bit for
-bit on one thread or eight. They differ from the serial solver's, whose order is the rows':
-the order in which a pass meets the contacts is part of the solution it converges to.
+The step copies the contact rows into colour order (:func:`gather_contacts`), so that a
+colour's rows lie side by side in memory, and each pass then solves colour after colour,
+splitting each colour's rows among the threads; contacts that found none of the
+:data:`~physbook.constants.COLOURS` colours free (a body with that many contacts) are
+solved last, on one thread. The impulses go back to the contact table's rows at the end
+(:func:`scatter_impulses`). Whatever the number of threads the computation is the same,
+Gauss–Seidel in colour order, so the states are the same bit for bit on one thread or
+eight. They differ from the serial solver's, whose order is the rows': the order in which
+a pass meets the contacts is part of the solution it converges to.
 
 A colour too small to share out (fewer than :data:`~physbook.constants.PARALLEL_ROWS` rows)
 is solved on one thread: starting the threads costs about a microsecond, more than such a
@@ -30,6 +33,7 @@ import numpy as np
 from physbook._jit import njit, prange, thread_count
 from physbook.constants import COLOURS, PARALLEL_ROWS
 from physbook.dynamics.contact_solver import solve_soft, warm_start
+from physbook.dynamics.contact_table import ContactColumns, contact_columns
 
 #: The colour of the contacts that found no colour free.
 OVERFLOW = COLOURS
@@ -40,20 +44,22 @@ class Colouring(NamedTuple):
     (C,) the rows sorted by colour, in row order within one; ``starts`` (COLOURS + 2,) where
     each colour begins in ``order`` (the last entry: the row count); ``used`` (N,) the
     colours taken at each body, one bit each; ``chunks`` (1,) how many parts a colour's
-    rows are shared out in (numba's thread count: see :func:`share_out`)."""
+    rows are shared out in (numba's thread count: see :func:`share_out`); ``contacts`` the
+    contact rows in colour order (:func:`gather_contacts`)."""
 
     colours: np.ndarray
     order: np.ndarray
     starts: np.ndarray
     used: np.ndarray
     chunks: np.ndarray
+    contacts: ContactColumns
 
 
 def colouring_arrays(contacts: int, bodies: int) -> Colouring:
     """A :class:`Colouring` with room for ``contacts`` rows and ``bodies`` bodies."""
     return Colouring(np.zeros(contacts, np.int64), np.zeros(contacts, np.int64),
                      np.zeros(COLOURS + 2, np.int64), np.zeros(bodies, np.int64),
-                     np.ones(1, np.int64))
+                     np.ones(1, np.int64), contact_columns(contacts))
 
 
 def share_out(colouring: Colouring) -> None:
@@ -67,7 +73,7 @@ def colour_contacts(pairs, inverse_masses, inverse_inertias, colouring):
     """Colour the contact rows whose bodies are ``pairs`` (C, 2) (see the module
     docstring) into ``colouring``; returns how many colours there are, the overflow
     colour included when a row fell into it."""
-    colours, order, starts, used, _ = colouring
+    colours, order, starts, used, _, _ = colouring
     count = pairs.shape[0]
     for m in range(count):
         used[pairs[m, 0]] = 0
@@ -112,6 +118,37 @@ def colour_contacts(pairs, inverse_masses, inverse_inertias, colouring):
 
 
 @njit(refcounted=False)
+def gather_contacts(contacts, order, gathered):
+    """Copy contact row ``order[i]`` of ``contacts`` into row i of ``gathered``, for every
+    row: the rows in colour order."""
+    for i in range(contacts.bodies.shape[0]):
+        m = order[i]
+        gathered.point_counts[i] = contacts.point_counts[m]
+        gathered.restitutions[i] = contacts.restitutions[m]
+        gathered.frictions[i] = contacts.frictions[m]
+        for k in range(2):
+            gathered.shape_ids[i, k] = contacts.shape_ids[m, k]
+            gathered.bodies[i, k] = contacts.bodies[m, k]
+            gathered.normals[i, k] = contacts.normals[m, k]
+            gathered.depths[i, k] = contacts.depths[m, k]
+            gathered.features[i, k] = contacts.features[m, k]
+            gathered.normal_impulses[i, k] = contacts.normal_impulses[m, k]
+            gathered.tangent_impulses[i, k] = contacts.tangent_impulses[m, k]
+            gathered.points[i, k, 0] = contacts.points[m, k, 0]
+            gathered.points[i, k, 1] = contacts.points[m, k, 1]
+
+
+@njit(refcounted=False)
+def scatter_impulses(gathered, order, contacts):
+    """The impulses of ``gathered`` row i back into row ``order[i]`` of ``contacts``."""
+    for i in range(contacts.bodies.shape[0]):
+        m = order[i]
+        for k in range(2):
+            contacts.normal_impulses[m, k] = gathered.normal_impulses[i, k]
+            contacts.tangent_impulses[m, k] = gathered.tangent_impulses[i, k]
+
+
+@njit(refcounted=False)
 def _chunk(start, end, chunks, k):
     """Chunk k of ``chunks`` of the rows start .. end − 1 of a colour."""
     size = (end - start + chunks - 1) // chunks
@@ -120,35 +157,34 @@ def _chunk(start, end, chunks, k):
 
 @njit(parallel=True)
 def warm_start_coloured(colouring, colour_count, contacts, bodies, work):
-    """:func:`~physbook.dynamics.contact_solver.warm_start`, colour by colour."""
-    _, order, starts, _, chunks = colouring
+    """:func:`~physbook.dynamics.contact_solver.warm_start` of gathered contact rows,
+    colour by colour."""
+    starts, chunks = colouring.starts, colouring.chunks[0]
     for c in range(colour_count):
         start = starts[c]
         end = starts[c + 1]
-        if c == OVERFLOW or chunks[0] == 1 or end - start < 2 * PARALLEL_ROWS:
-            warm_start(contacts, bodies, work, order[start:end])
+        if c == OVERFLOW or chunks == 1 or end - start < 2 * PARALLEL_ROWS:
+            warm_start(contacts, bodies, work, (start, end))
             continue
-        for k in prange(chunks[0]):
-            first, last = _chunk(start, end, chunks[0], k)
-            warm_start(contacts, bodies, work, order[first:last])
+        for k in prange(chunks):
+            warm_start(contacts, bodies, work, _chunk(start, end, chunks, k))
 
 
 @njit(parallel=True)
 def solve_soft_coloured(colouring, colour_count, contacts, bodies, work, motion, gravity,
                         inverse_h, use_bias, soft, static_soft, push_out_speed,
                         restitution_threshold):
-    """:func:`~physbook.dynamics.contact_solver.solve_soft`, colour by colour."""
-    _, order, starts, _, chunks = colouring
+    """:func:`~physbook.dynamics.contact_solver.solve_soft` of gathered contact rows,
+    colour by colour."""
+    starts, chunks = colouring.starts, colouring.chunks[0]
     for c in range(colour_count):
         start = starts[c]
         end = starts[c + 1]
-        if c == OVERFLOW or chunks[0] == 1 or end - start < 2 * PARALLEL_ROWS:
+        if c == OVERFLOW or chunks == 1 or end - start < 2 * PARALLEL_ROWS:
             solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
-                       static_soft, push_out_speed, restitution_threshold,
-                       order[start:end])
+                       static_soft, push_out_speed, restitution_threshold, (start, end))
             continue
-        for k in prange(chunks[0]):
-            first, last = _chunk(start, end, chunks[0], k)
+        for k in prange(chunks):
             solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                        static_soft, push_out_speed, restitution_threshold,
-                       order[first:last])
+                       _chunk(start, end, chunks, k))

@@ -365,9 +365,10 @@ def set_targets(contacts, work, bodies, restitution_threshold, bias_factor, slop
 
 
 @njit(refcounted=False)
-def warm_start(contacts, bodies, work, rows=None):
-    """Apply the impulses each point starts from: P = λ_n·n + λ_t·t; to the contact rows
-    ``rows`` only when given (a colour's share, :mod:`physbook.dynamics.colouring`)."""
+def warm_start(contacts, bodies, work, span=None):
+    """Apply the impulses each point starts from: P = λ_n·n + λ_t·t; given a ``span``
+    (first, last), to rows first .. last − 1 only (a colour's share,
+    :mod:`physbook.dynamics.colouring`)."""
     awake = bodies.awake
     pairs, point_counts, normals = contacts.bodies, contacts.point_counts, contacts.normals
     velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
@@ -375,10 +376,10 @@ def warm_start(contacts, bodies, work, rows=None):
     arms_a, arms_b = work.anchors_a, work.anchors_b
     normal_impulses, tangent_impulses = work.normal_impulses, work.tangent_impulses
     total_normal_impulses = work.total_normal_impulses
-    for i in range(pairs.shape[0] if rows is None else rows.shape[0]):
-        m = i
-        if rows is not None:
-            m = rows[i]
+    first, last = 0, pairs.shape[0]
+    if span is not None:
+        first, last = span
+    for m in range(first, last):
         a = pairs[m, 0]
         b = pairs[m, 1]
         if not (awake[a] or awake[b]):
@@ -507,10 +508,10 @@ def bounce_speed(approach, gap, restitution, pull, inverse_h):
 
 @njit(refcounted=False)
 def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
-               static_soft, push_out_speed, restitution_threshold, rows=None):
+               static_soft, push_out_speed, restitution_threshold, span=None):
     """One pass of soft contacts (the soft step); with ``use_bias`` False it *relaxes*.
-    Given ``rows``, the pass takes only those contact rows, in that order (a colour's share,
-    :mod:`physbook.dynamics.colouring`).
+    Given a ``span`` (first, last), the pass takes rows first .. last − 1 only (a colour's
+    share, :mod:`physbook.dynamics.colouring`).
 
     The separation s of each point is found from how far its bodies moved since prepare.
     A gap (s > 0) is a speculative contact: it may close by the end of the substep, bias
@@ -549,10 +550,10 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
     start_centers, delta_cos, delta_sin = motion.start_centers, motion.delta_cos, \
         motion.delta_sin
     overlaps = motion.overlaps
-    for i in range(pairs.shape[0] if rows is None else rows.shape[0]):
-        m = i
-        if rows is not None:
-            m = rows[i]
+    first, last = 0, pairs.shape[0]
+    if span is not None:
+        first, last = span
+    for m in range(first, last):
         a = pairs[m, 0]
         b = pairs[m, 1]
         if not (awake[a] or awake[b]):

@@ -52,12 +52,24 @@ class ContactColumns(NamedTuple):
     frictions: np.ndarray
 
 
-def _empty_arrays(capacity: int) -> ContactColumns:
+def contact_columns(capacity: int) -> ContactColumns:
+    """Zeroed :class:`ContactColumns` with room for ``capacity`` rows."""
     return ContactColumns(
         np.zeros((capacity, 2), np.int64), np.zeros((capacity, 2), np.int64),
         np.zeros(capacity, np.int64), np.zeros((capacity, 2)), np.zeros((capacity, 2, 2)),
         np.zeros((capacity, 2)), np.zeros((capacity, 2), np.int64), np.zeros((capacity, 2)),
         np.zeros((capacity, 2)), np.zeros(capacity), np.zeros(capacity))
+
+
+@njit(inline=True)
+def contact_rows(columns, count):
+    """The first ``count`` rows of contact columns (views)."""
+    return ContactColumns(columns.shape_ids[:count], columns.bodies[:count],
+                          columns.point_counts[:count], columns.normals[:count],
+                          columns.points[:count], columns.depths[:count],
+                          columns.features[:count], columns.normal_impulses[:count],
+                          columns.tangent_impulses[:count], columns.restitutions[:count],
+                          columns.frictions[:count])
 
 
 @njit(refcounted=False)
@@ -216,8 +228,8 @@ class ContactTable:
 
     def __init__(self, capacity: int = 16):
         capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
-        self._current = _empty_arrays(capacity)
-        self._spare = _empty_arrays(capacity)
+        self._current = contact_columns(capacity)
+        self._spare = contact_columns(capacity)
         self._count = 0
         self._previous_count = 0
         self._arrays: ContactColumns | None = None
@@ -300,7 +312,7 @@ class ContactTable:
         into; :meth:`accept` then makes them current."""
         if len(self._spare.point_counts) < rows:
             self._views.pop(id(self._spare), None)
-            self._spare = _empty_arrays(max(rows, 2 * len(self._spare.point_counts)))
+            self._spare = contact_columns(max(rows, 2 * len(self._spare.point_counts)))
         return self._current, self._count, self._spare
 
     def accept(self, count: int) -> None:

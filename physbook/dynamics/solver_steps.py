@@ -14,6 +14,8 @@ from __future__ import annotations
 from physbook._jit import njit
 from physbook.dynamics.colouring import (
     colour_contacts,
+    gather_contacts,
+    scatter_impulses,
     solve_soft_coloured,
     warm_start_coloured,
 )
@@ -33,6 +35,7 @@ from physbook.dynamics.contact_solver import (
     update_rotations,
     warm_start,
 )
+from physbook.dynamics.contact_table import contact_rows
 from physbook.dynamics.joint_solver import (
     prepare_joints,
     solve_joints,
@@ -93,6 +96,16 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
 
 
 @njit(refcounted=False, inline=True)
+def _warm_start(contacts, bodies, work, colouring, colour_count):
+    """:func:`~physbook.dynamics.contact_solver.warm_start`, in row order or, given a
+    colouring, colour by colour."""
+    if colouring is None:
+        warm_start(contacts, bodies, work)
+    else:
+        warm_start_coloured(colouring, colour_count, contacts, bodies, work)
+
+
+@njit(refcounted=False, inline=True)
 def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                 static_soft, push_out_speed, restitution_threshold, colouring, colour_count):
     """A pass of :func:`~physbook.dynamics.contact_solver.solve_soft`, in row order or,
@@ -109,7 +122,7 @@ def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, so
 @njit(refcounted=False)
 def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
               substeps, relax_iterations, soft, static_soft, push_out_speed,
-              restitution_threshold, warm_starting, colouring=None):
+              restitution_threshold, warm_starting, colouring=None, colour_count=0):
     """A step of the soft step solver (Box2D v3's scheme); returns the count of bodies whose
     state is no longer finite.
 
@@ -119,9 +132,8 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     positions and relaxes both. Box2D bounces once, after the last substep; bouncing in
     the substep of the collision lets the body move away for the rest of the step, as it
     would have. ``joint_soft`` is the joints' softness for one substep. Given a
-    ``colouring`` (:class:`~physbook.dynamics.colouring.Colouring` work arrays), the
-    contacts are coloured once and each pass solves them colour by colour, on numba's
-    threads.
+    ``colouring`` of the contacts into ``colour_count`` colours (see
+    :func:`parallel_soft_step`), each pass solves them colour by colour, on numba's threads.
     """
     h = dt / substeps
     warm_scale = 1.0 / substeps if warm_starting else 0.0
@@ -131,19 +143,12 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, warm_scale)
     prepare_contacts(contacts, bodies, work, motion, warm_scale)
-    colour_count = 0
-    if colouring is not None:
-        colour_count = colour_contacts(contacts.bodies, bodies.inverse_masses,
-                                       bodies.inverse_inertias, colouring)
     bad = 0
     for _ in range(substeps):
         integrate_velocities(bodies, gravity, h)
         if joints is not None:
             warm_start_joints(joints, bodies, joint_work, motion)
-        if colouring is None:
-            warm_start(contacts, bodies, work)
-        else:
-            warm_start_coloured(colouring, colour_count, contacts, bodies, work)
+        _warm_start(contacts, bodies, work, colouring, colour_count)
         if joints is not None:
             solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
         _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
@@ -160,6 +165,24 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     store_impulses(contacts, bodies, work, float(substeps))
     if joints is not None:
         store_joint_impulses(joints, bodies, joint_work, motion, float(substeps), 1.0 / dt)
+    return bad
+
+
+@njit(refcounted=False)
+def parallel_soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity,
+                       dt, substeps, relax_iterations, soft, static_soft, push_out_speed,
+                       restitution_threshold, warm_starting, colouring):
+    """:func:`soft_step` on numba's threads (:mod:`physbook.dynamics.colouring`): the
+    contacts coloured, copied into colour order in ``colouring``, solved colour by colour,
+    and their impulses copied back."""
+    colour_count = colour_contacts(contacts.bodies, bodies.inverse_masses,
+                                   bodies.inverse_inertias, colouring)
+    gather_contacts(contacts, colouring.order, colouring.contacts)
+    bad = soft_step(contact_rows(colouring.contacts, contacts.bodies.shape[0]), bodies, work,
+                    motion, joints, joint_work, joint_soft, gravity, dt, substeps,
+                    relax_iterations, soft, static_soft, push_out_speed,
+                    restitution_threshold, warm_starting, colouring, colour_count)
+    scatter_impulses(colouring.contacts, colouring.order, contacts)
     return bad
 
 
@@ -191,7 +214,13 @@ def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion,
         if impulse_settings is None:
             substeps, relax_iterations, push_out_speed, restitution_threshold, \
                 warm_starting = soft_settings
-            return soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
-                             gravity, dt, substeps, relax_iterations, soft, static_soft,
-                             push_out_speed, restitution_threshold, warm_starting, colouring)
+            if colouring is None:
+                return soft_step(contacts, bodies, work, motion, joints, joint_work,
+                                 joint_soft, gravity, dt, substeps, relax_iterations, soft,
+                                 static_soft, push_out_speed, restitution_threshold,
+                                 warm_starting)
+            return parallel_soft_step(contacts, bodies, work, motion, joints, joint_work,
+                                      joint_soft, gravity, dt, substeps, relax_iterations,
+                                      soft, static_soft, push_out_speed,
+                                      restitution_threshold, warm_starting, colouring)
     return 0  # not reached: exactly one of the settings is None

@@ -56,7 +56,7 @@ from physbook.dynamics.contact_solver import (
 from physbook.dynamics.contact_table import ContactColumns
 from physbook.dynamics.joint_solver import JointWork, joint_work_arrays
 from physbook.dynamics.joint_table import JointColumns
-from physbook.dynamics.solver_steps import impulse_step, soft_step
+from physbook.dynamics.solver_steps import impulse_step, parallel_soft_step, soft_step
 
 #: The softness of a rigid constraint: what the impulse solvers' contacts are.
 _RIGID = Softness(0.0, 1.0, 0.0)
@@ -476,11 +476,14 @@ class SoftStepSolver:
         work, motion, joint_work = self._scratch.views(
             len(contacts.bodies), len(bodies.kinds), None if joints is None else len(joints.kinds))
         soft, static_soft = self.springs(dt)
-        return soft_step(contacts, bodies, work, motion, joints, joint_work,
-                         self.joint_softness(dt), gravity, dt, self.substeps,
-                         self.relax_iterations, soft, static_soft, self.push_out_speed,
-                         self.restitution_threshold, self.warm_starting,
-                         self.colouring(len(contacts.bodies), len(bodies.kinds)))
+        arguments = (contacts, bodies, work, motion, joints, joint_work,
+                     self.joint_softness(dt), gravity, dt, self.substeps,
+                     self.relax_iterations, soft, static_soft, self.push_out_speed,
+                     self.restitution_threshold, self.warm_starting)
+        if self.parallel:
+            return parallel_soft_step(*arguments, self.colouring(len(contacts.bodies),
+                                                                 len(bodies.kinds)))
+        return soft_step(*arguments)
 
     def colouring(self, contacts: int, bodies: int) -> Colouring | None:
         """The colouring work arrays of a step with these counts when :attr:`parallel`,
