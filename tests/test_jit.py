@@ -90,6 +90,38 @@ def test_compiled_and_plain_results_agree():
     assert compiled == plain
 
 
+def _halved(x):
+    return 0.5 * x
+
+
+def _squares(values, out):
+    for i in _jit.prange(values.shape[0]):
+        out[i] = values[i] * values[i]
+
+
+def test_the_options_reach_numba():
+    # inline=True: numba copies the kernel into a compiled caller, which then compiles no
+    # version of it of its own; without, the caller calls the kernel's own compiled version.
+    if not _jit.ENABLED:
+        pytest.skip("numba disabled")
+    for inline in (True, False):
+        callee = _jit.njit(_halved, inline=inline)
+
+        def plus_one(x):
+            return callee(x) + 1.0  # noqa: B023 (compiled here, in this iteration)
+
+        assert _jit.njit(plus_one)(3.0) == 2.5
+        assert bool(callee.overloads) is not inline
+    assert _jit.njit(_halved, refcounted=False).targetoptions["_nrt"] is False
+    # parallel=True: the prange loop is numba's, and gives what the plain loop gives.
+    kernel = _jit.njit(_squares, parallel=True)
+    assert kernel.targetoptions["parallel"] is True
+    values = np.arange(1000.0)
+    out = np.empty_like(values)
+    kernel(values, out)
+    np.testing.assert_array_equal(out, values**2)
+
+
 def test_package_kernels_are_cached_under_the_whole_package_stamp(tmp_path):
     """A kernel's cache is keyed on every physbook source file, not only its own module."""
     pytest.importorskip("numba")

@@ -149,6 +149,16 @@ def scatter_impulses(gathered, order, contacts):
 
 
 @njit(refcounted=False)
+def _colour_rows(colouring, c):
+    """(first row, end, whether one thread solves it) of colour c of gathered rows: the
+    overflow colour, a colour too small to share out, or any colour on one thread."""
+    start = colouring.starts[c]
+    end = colouring.starts[c + 1]
+    return (start, end,
+            c == OVERFLOW or colouring.chunks[0] == 1 or end - start < 2 * PARALLEL_ROWS)
+
+
+@njit(refcounted=False)
 def _chunk(start, end, chunks, k):
     """Chunk k of ``chunks`` of the rows start .. end − 1 of a colour."""
     size = (end - start + chunks - 1) // chunks
@@ -159,15 +169,14 @@ def _chunk(start, end, chunks, k):
 def warm_start_coloured(colouring, colour_count, contacts, bodies, work):
     """:func:`~physbook.dynamics.contact_solver.warm_start` of gathered contact rows,
     colour by colour."""
-    starts, chunks = colouring.starts, colouring.chunks[0]
+    chunks = colouring.chunks[0]
     for c in range(colour_count):
-        start = starts[c]
-        end = starts[c + 1]
-        if c == OVERFLOW or chunks == 1 or end - start < 2 * PARALLEL_ROWS:
+        start, end, alone = _colour_rows(colouring, c)
+        if alone:
             warm_start(contacts, bodies, work, (start, end))
-            continue
-        for k in prange(chunks):
-            warm_start(contacts, bodies, work, _chunk(start, end, chunks, k))
+        else:
+            for k in prange(chunks):
+                warm_start(contacts, bodies, work, _chunk(start, end, chunks, k))
 
 
 @njit(parallel=True)
@@ -176,15 +185,14 @@ def solve_soft_coloured(colouring, colour_count, contacts, bodies, work, motion,
                         restitution_threshold):
     """:func:`~physbook.dynamics.contact_solver.solve_soft` of gathered contact rows,
     colour by colour."""
-    starts, chunks = colouring.starts, colouring.chunks[0]
+    chunks = colouring.chunks[0]
     for c in range(colour_count):
-        start = starts[c]
-        end = starts[c + 1]
-        if c == OVERFLOW or chunks == 1 or end - start < 2 * PARALLEL_ROWS:
+        start, end, alone = _colour_rows(colouring, c)
+        if alone:
             solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                        static_soft, push_out_speed, restitution_threshold, (start, end))
-            continue
-        for k in prange(chunks):
-            solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
-                       static_soft, push_out_speed, restitution_threshold,
-                       _chunk(start, end, chunks, k))
+        else:
+            for k in prange(chunks):
+                solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias,
+                           soft, static_soft, push_out_speed, restitution_threshold,
+                           _chunk(start, end, chunks, k))
