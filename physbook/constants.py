@@ -181,9 +181,9 @@ SUBSTEPS = 8
 #: finds none free, at a body with this many contacts, is solved after them on one thread.
 COLOURS = 32
 
-#: The parallel soft step solves a colour of fewer contact rows than twice this on one
-#: thread: starting the threads would cost more than the rows.
-PARALLEL_ROWS = 64
+#: The parallel soft step solves a colour of fewer contact rows than this on one thread:
+#: starting the threads would cost more than the rows.
+PARALLEL_ROWS = 128
 
 #: Shapes closer than this (m), plus the distance their bodies may travel in the step, get a
 #: speculative contact before they touch (Box2D v3: 4 × its 0.005 m linear slop).

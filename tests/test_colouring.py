@@ -115,7 +115,7 @@ def test_a_colour_shared_out_in_any_number_of_chunks_gives_the_same_pass():
     gather_contacts(contacts, colouring.order, colouring.contacts)
     contacts = contact_rows(colouring.contacts, len(contacts.bodies))
     prepare_contacts(contacts, bodies, work, motion, 0.0)
-    assert np.diff(colouring.starts[:count + 1]).max() >= 2 * PARALLEL_ROWS  # split
+    assert np.diff(colouring.starts[:count + 1]).max() >= PARALLEL_ROWS  # split
     results = []
     for chunks in (1, 2, 3):
         velocities = bodies.velocities.copy(), bodies.angular_velocities.copy()

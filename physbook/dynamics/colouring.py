@@ -155,7 +155,7 @@ def _colour_rows(colouring, c):
     start = colouring.starts[c]
     end = colouring.starts[c + 1]
     return (start, end,
-            c == OVERFLOW or colouring.chunks[0] == 1 or end - start < 2 * PARALLEL_ROWS)
+            c == OVERFLOW or colouring.chunks[0] == 1 or end - start < PARALLEL_ROWS)
 
 
 @njit(refcounted=False)
