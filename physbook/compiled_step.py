@@ -119,12 +119,12 @@ def _contact_states(contacts, saved, dt, hit_speed, events, touching):
         contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
         contacts.points, contacts.depths, centers, velocities, angular_velocities, dt,
         hit_speed, keys, hit_ids, hit_points, hit_normals, hit_speeds)
-    changed = touch_count != touching.shape[0]
+    if touch_count != touching.shape[0]:
+        return touch_count, hit_count, True
     for k in range(touch_count):
-        if changed:
-            break
-        changed = keys[k] != touching[k]
-    return touch_count, hit_count, changed
+        if keys[k] != touching[k]:
+            return touch_count, hit_count, True
+    return touch_count, hit_count, False
 
 
 @njit(inline=True)
