@@ -349,7 +349,7 @@ def _overlapping_leaves(lower, upper, child1, child2, height, row, root, low_x, 
         if (lower[node, 0] > high_x or low_x > upper[node, 0]
                 or lower[node, 1] > high_y or low_y > upper[node, 1]):
             continue
-        if height[node] == 0:
+        if child1[node] == _NULL:  # a leaf: tested on a column the descent reads anyway
             out = _appended(out, found, row[node])
             found += 1
         else:
@@ -496,7 +496,7 @@ def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
                 t_leave = min(t_leave, max(t0, t1))
         if t_enter > t_leave:
             continue
-        if height[node] == 0:
+        if child1[node] == _NULL:  # a leaf: tested on a column the descent reads anyway
             out = _appended(out, found, row[node])
             found += 1
         else:

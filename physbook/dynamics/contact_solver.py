@@ -179,6 +179,17 @@ def apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inerti
     angular_velocities[b] += inverse_inertias[b] * cross(rbx, rby, px, py)
 
 
+@njit(refcounted=False, inline=True)
+def impulse_on_pair(vax, vay, wa, vbx, vby, wb, inverse_mass_a, inverse_inertia_a,
+                    inverse_mass_b, inverse_inertia_b, px, py, rax, ray, rbx, rby):
+    """:func:`apply_impulse` to velocities held in locals: (v_A, ω_A, v_B, ω_B) after the
+    impulse P, −P on A at arm r_A and +P on B at arm r_B."""
+    return (vax - inverse_mass_a * px, vay - inverse_mass_a * py,
+            wa - inverse_inertia_a * cross(rax, ray, px, py),
+            vbx + inverse_mass_b * px, vby + inverse_mass_b * py,
+            wb + inverse_inertia_b * cross(rbx, rby, px, py))
+
+
 @njit(refcounted=False)
 def separation_now(base_separation, nx, ny, rax, ray, rbx, rby, a, b, centers, start_centers,
                    delta_cos, delta_sin):
@@ -380,19 +391,26 @@ def warm_start(contacts, bodies, work, span=None):
     if span is not None:
         first, last = span
     for m in range(first, last):
-        a = pairs[m, 0]
-        b = pairs[m, 1]
+        # Unsigned, the body indices are used as they are: numba would check a signed
+        # index for being negative (to count it from the end) at every use.
+        a = np.uint64(pairs[m, 0])
+        b = np.uint64(pairs[m, 1])
         if not (awake[a] or awake[b]):
             continue
         nx = normals[m, 0]
         ny = normals[m, 1]
+        vax, vay, wa = velocities[a, 0], velocities[a, 1], angular_velocities[a]
+        vbx, vby, wb = velocities[b, 0], velocities[b, 1], angular_velocities[b]
         for k in range(point_counts[m]):
             jn = normal_impulses[m, k]
             jt = tangent_impulses[m, k]
             total_normal_impulses[m, k] += jn
-            apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
-                          a, b, jn * nx - jt * ny, jn * ny + jt * nx, arms_a[m, k, 0],
-                          arms_a[m, k, 1], arms_b[m, k, 0], arms_b[m, k, 1])
+            vax, vay, wa, vbx, vby, wb = impulse_on_pair(
+                vax, vay, wa, vbx, vby, wb, inverse_masses[a], inverse_inertias[a],
+                inverse_masses[b], inverse_inertias[b], jn * nx - jt * ny, jn * ny + jt * nx,
+                arms_a[m, k, 0], arms_a[m, k, 1], arms_b[m, k, 0], arms_b[m, k, 1])
+        velocities[a, 0], velocities[a, 1], angular_velocities[a] = vax, vay, wa
+        velocities[b, 0], velocities[b, 1], angular_velocities[b] = vbx, vby, wb
 
 
 @njit(refcounted=False)
@@ -537,6 +555,10 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
     added; the relaxing pass runs after the positions moved, so it bounces from v_n and
     subtracts what the next substep's gravity will add. With −e·v_n in both, a ball with
     e = 1 would lose about 2·g·h/|v_n| of its height per bounce.
+
+    The two bodies' velocities are read into locals once per contact, carried through its
+    points' normal and friction impulses, and written back after them (as Box2D v3 does):
+    through the arrays, each impulse would wait for the last one's stores to be read back.
     """
     awake = bodies.awake
     pairs, point_counts, normals, frictions, restitutions = (
@@ -554,17 +576,21 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
     if span is not None:
         first, last = span
     for m in range(first, last):
-        a = pairs[m, 0]
-        b = pairs[m, 1]
+        a = np.uint64(pairs[m, 0])  # unsigned: see warm_start
+        b = np.uint64(pairs[m, 1])
         if not (awake[a] or awake[b]):
             continue
         nx = normals[m, 0]
         ny = normals[m, 1]
-        spring = static_soft if inverse_masses[a] == 0.0 or inverse_masses[b] == 0.0 else soft
-        busiest = max(overlaps[a] if inverse_masses[a] > 0.0 else 1.0,
-                      overlaps[b] if inverse_masses[b] > 0.0 else 1.0, 1.0)
+        inverse_mass_a, inverse_inertia_a = inverse_masses[a], inverse_inertias[a]
+        inverse_mass_b, inverse_inertia_b = inverse_masses[b], inverse_inertias[b]
+        spring = static_soft if inverse_mass_a == 0.0 or inverse_mass_b == 0.0 else soft
+        busiest = max(overlaps[a] if inverse_mass_a > 0.0 else 1.0,
+                      overlaps[b] if inverse_mass_b > 0.0 else 1.0, 1.0)
         speed_cap = push_out_speed / busiest
         e = restitutions[m]
+        vax, vay, wa = velocities[a, 0], velocities[a, 1], angular_velocities[a]
+        vbx, vby, wb = velocities[b, 0], velocities[b, 1], angular_velocities[b]
         for k in range(point_counts[m]):
             rax = arms_a[m, k, 0]
             ray = arms_a[m, k, 1]
@@ -581,9 +607,9 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
                 bias = max(spring.mass_scale * spring.bias_rate * s, -speed_cap)
                 mass_scale = spring.mass_scale
                 impulse_scale = spring.impulse_scale
-            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
-                                         rby)
-            vn = dvx * nx + dvy * ny
+            point_ax, point_ay = point_velocity(vax, vay, wa, rax, ray)
+            point_bx, point_by = point_velocity(vbx, vby, wb, rbx, rby)
+            vn = (point_bx - point_ax) * nx + (point_by - point_ay) * ny
             j = -normal_masses[m, k] * (mass_scale * vn + bias) - impulse_scale * \
                 normal_impulses[m, k]
             if j > 0.0 and e > 0.0 and vn < -restitution_threshold and targets[m, k] == 0.0:
@@ -602,24 +628,34 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
                     targets[m, k] = bounce_speed(-vn, s, e, -gravity_change,
                                                  inverse_h) - gravity_change
                 j = normal_masses[m, k] * (targets[m, k] - vn)
-                total_normal_impulses[m, k] += j
-                apply_impulse(velocities, angular_velocities, inverse_masses,
-                              inverse_inertias, a, b, j * nx, j * ny, rax, ray, rbx, rby)
-                continue
-            total = max(normal_impulses[m, k] + j, 0.0)
-            j = total - normal_impulses[m, k]
-            normal_impulses[m, k] = total
+            else:
+                total = max(normal_impulses[m, k] + j, 0.0)
+                j = total - normal_impulses[m, k]
+                normal_impulses[m, k] = total
             total_normal_impulses[m, k] += j
-            apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
-                          a, b, j * nx, j * ny, rax, ray, rbx, rby)
+            vax, vay, wa, vbx, vby, wb = impulse_on_pair(
+                vax, vay, wa, vbx, vby, wb, inverse_mass_a, inverse_inertia_a,
+                inverse_mass_b, inverse_inertia_b, j * nx, j * ny, rax, ray, rbx, rby)
+        # Friction along the tangent t = (−n_y, n_x), as in solve_friction: the total
+        # λ_t − v_t/K_t clamped to ±μ·λ_n.
         for k in range(point_counts[m]):
             rax = arms_a[m, k, 0]
             ray = arms_a[m, k, 1]
             rbx = arms_b[m, k, 0]
             rby = arms_b[m, k, 1]
-            solve_friction(velocities, angular_velocities, inverse_masses, inverse_inertias,
-                           a, b, rax, ray, rbx, rby, -ny, nx, frictions[m] * normal_impulses[m, k],
-                           tangent_impulses, tangent_masses, m, k)
+            bound = frictions[m] * normal_impulses[m, k]
+            point_ax, point_ay = point_velocity(vax, vay, wa, rax, ray)
+            point_bx, point_by = point_velocity(vbx, vby, wb, rbx, rby)
+            vt = (point_bx - point_ax) * -ny + (point_by - point_ay) * nx
+            total = min(max(tangent_impulses[m, k] - vt * tangent_masses[m, k], -bound), bound)
+            jt = total - tangent_impulses[m, k]
+            tangent_impulses[m, k] = total
+            if jt != 0.0:
+                vax, vay, wa, vbx, vby, wb = impulse_on_pair(
+                    vax, vay, wa, vbx, vby, wb, inverse_mass_a, inverse_inertia_a,
+                    inverse_mass_b, inverse_inertia_b, jt * -ny, jt * nx, rax, ray, rbx, rby)
+        velocities[a, 0], velocities[a, 1], angular_velocities[a] = vax, vay, wa
+        velocities[b, 0], velocities[b, 1], angular_velocities[b] = vbx, vby, wb
 
 
 @njit(refcounted=False)
