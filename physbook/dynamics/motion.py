@@ -83,6 +83,48 @@ def integrate_positions(bodies, dt):
 
 
 @njit(refcounted=False)
+def integrate_free(bodies, gravity, h, substeps):
+    """``substeps`` substeps of h s of symplectic Euler for bodies that nothing ties
+    together (no contact, no joint): :func:`integrate_velocities` then
+    :func:`integrate_positions`, ``substeps`` times, taken body by body. Returns the
+    number of bodies whose state is no longer finite.
+
+    Each body's substeps depend on no other body, so one pass that runs all of a body's
+    substeps gives the same numbers, bit for bit, as ``substeps`` passes over every body,
+    and reads the columns once instead of 2·``substeps`` times. The origin depends only on
+    the final centre and angle, so it is set once, at the end.
+    """
+    kinds, origins, centers, angles = bodies.kinds, bodies.origins, bodies.centers, \
+        bodies.angles
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    forces, torques, scales = bodies.forces, bodies.torques, bodies.gravity_scales
+    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
+    local_centers, awake = bodies.local_centers, bodies.awake
+    bad = 0
+    for i in range(kinds.shape[0]):
+        if awake[i]:
+            pushed = kinds[i] == DYNAMIC
+            vx, vy, w = velocities[i, 0], velocities[i, 1], angular_velocities[i]
+            x, y, angle = centers[i, 0], centers[i, 1], angles[i]
+            for _ in range(substeps):
+                if pushed:  # the same sums as integrate_velocities
+                    vx += h * (gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i])
+                    vy += h * (gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i])
+                    w += h * torques[i] * inverse_inertias[i]
+                x += h * vx
+                y += h * vy
+                angle += h * w
+            velocities[i, 0], velocities[i, 1], angular_velocities[i] = vx, vy, w
+            centers[i, 0], centers[i, 1], angles[i] = x, y, angle
+        origin_of(origins, centers, angles, local_centers, i)
+        if not (math.isfinite(origins[i, 0]) and math.isfinite(origins[i, 1])
+                and math.isfinite(velocities[i, 0]) and math.isfinite(velocities[i, 1])
+                and math.isfinite(angular_velocities[i])):
+            bad += 1
+    return bad
+
+
+@njit(refcounted=False)
 def update_origins(bodies):
     """Recompute every origin from its centre and angle (after centres were written)."""
     origins, centers, angles, local_centers = (bodies.origins, bodies.centers, bodies.angles,

@@ -42,7 +42,12 @@ from physbook.dynamics.joint_solver import (
     store_joint_impulses,
     warm_start_joints,
 )
-from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
+from physbook.dynamics.motion import (
+    integrate_free,
+    integrate_positions,
+    integrate_velocities,
+    update_origins,
+)
 
 
 @njit(refcounted=False)
@@ -134,6 +139,8 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     would have. ``joint_soft`` is the joints' softness for one substep. Given a
     ``colouring`` of the contacts into ``colour_count`` colours (see
     :func:`parallel_soft_step`), each pass solves them colour by colour, on numba's threads.
+    With no contact and no joint the substeps only integrate, and
+    :func:`~physbook.dynamics.motion.integrate_free` runs them body by body.
     """
     h = dt / substeps
     warm_scale = 1.0 / substeps if warm_starting else 0.0
@@ -143,6 +150,9 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, warm_scale)
     prepare_contacts(contacts, bodies, work, motion, warm_scale)
+    if not constrained:
+        # Bodies in free flight: the substeps below would only integrate, body by body.
+        return integrate_free(bodies, gravity, h, substeps)
     bad = 0
     for _ in range(substeps):
         integrate_velocities(bodies, gravity, h)
