@@ -131,11 +131,14 @@ def _size(vertices):
 
 
 @njit(refcounted=False)
-def _reference_is_b(separation_a, separation_b, size_a, size_b):
+def _reference_is_b(separation_a, separation_b, vertices_a, vertices_b):
     """True when polygon B should give the reference face: its best axis separates more
     than A's by :data:`~physbook.constants.FACE_SWITCH_TOLERANCE` of the smaller size (A,
     the first shape of the pair, is preferred)."""
-    return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(size_a, size_b)
+    if not separation_b > separation_a:
+        return False  # the tolerance is not negative: no need for the sizes
+    return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(_size(vertices_a),
+                                                                      _size(vertices_b))
 
 
 @njit(refcounted=False)
@@ -182,7 +185,7 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
     if separation_b > margin:
         return 0
 
-    flip = _reference_is_b(separation_a, separation_b, _size(vertices_a), _size(vertices_b))
+    flip = _reference_is_b(separation_a, separation_b, vertices_a, vertices_b)
     if flip:
         ref_vertices, ref_normals, ref_edge, separation = vertices_b, normals_b, edge_b, \
             separation_b
@@ -435,12 +438,11 @@ def clipping_steps(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon,
     vertices_b, normals_b = _world_polygon(polygon_b, xf_b)
     separation_a, edge_a = max_separation(vertices_a, normals_a, vertices_b)
     separation_b, edge_b = max_separation(vertices_b, normals_b, vertices_a)
-    size_a, size_b = _size(vertices_a), _size(vertices_b)
     # The preferred face is the first shape's, in the order the narrow phase takes them.
     if _b_first(polygon_a, xf_a, polygon_b, xf_b):
-        flip = not _reference_is_b(separation_b, separation_a, size_b, size_a)
+        flip = not _reference_is_b(separation_b, separation_a, vertices_b, vertices_a)
     else:
-        flip = bool(_reference_is_b(separation_a, separation_b, size_a, size_b))
+        flip = bool(_reference_is_b(separation_a, separation_b, vertices_a, vertices_b))
     if flip:
         ref_vertices, ref_normals, ref_edge = vertices_b, normals_b, edge_b
         inc_vertices, inc_normals = vertices_a, normals_a
