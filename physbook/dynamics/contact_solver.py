@@ -558,7 +558,8 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
 
     The two bodies' velocities are read into locals once per contact, carried through its
     points' normal and friction impulses, and written back after them (as Box2D v3 does):
-    through the arrays, each impulse would wait for the last one's stores to be read back.
+    kept in the arrays, they would be stored and read back around every impulse, since the
+    compiler cannot tell that no other array shares their memory.
     """
     awake = bodies.awake
     pairs, point_counts, normals, frictions, restitutions = (
