@@ -56,6 +56,17 @@ def origin_of(origins, centers, angles, local_centers, i):
 
 
 @njit(refcounted=False)
+def placed_and_finite(origins, centers, angles, local_centers, velocities, angular_velocities,
+                      i):
+    """Set body i's origin (:func:`origin_of`); True when the origin and the velocities
+    are finite."""
+    origin_of(origins, centers, angles, local_centers, i)
+    return (math.isfinite(origins[i, 0]) and math.isfinite(origins[i, 1])
+            and math.isfinite(velocities[i, 0]) and math.isfinite(velocities[i, 1])
+            and math.isfinite(angular_velocities[i]))
+
+
+@njit(refcounted=False)
 def integrate_positions(bodies, dt):
     """Symplectic Euler, position half: c += dt·v, θ += dt·ω, then origin = c − R(θ)·local_c.
 
@@ -74,10 +85,8 @@ def integrate_positions(bodies, dt):
             centers[i, 0] += dt * velocities[i, 0]
             centers[i, 1] += dt * velocities[i, 1]
             angles[i] += dt * angular_velocities[i]
-        origin_of(origins, centers, angles, local_centers, i)
-        if not (math.isfinite(origins[i, 0]) and math.isfinite(origins[i, 1])
-                and math.isfinite(velocities[i, 0]) and math.isfinite(velocities[i, 1])
-                and math.isfinite(angular_velocities[i])):
+        if not placed_and_finite(origins, centers, angles, local_centers, velocities,
+                                 angular_velocities, i):
             bad += 1
     return bad
 
@@ -116,10 +125,8 @@ def integrate_free(bodies, gravity, h, substeps):
                 angle += h * w
             velocities[i, 0], velocities[i, 1], angular_velocities[i] = vx, vy, w
             centers[i, 0], centers[i, 1], angles[i] = x, y, angle
-        origin_of(origins, centers, angles, local_centers, i)
-        if not (math.isfinite(origins[i, 0]) and math.isfinite(origins[i, 1])
-                and math.isfinite(velocities[i, 0]) and math.isfinite(velocities[i, 1])
-                and math.isfinite(angular_velocities[i])):
+        if not placed_and_finite(origins, centers, angles, local_centers, velocities,
+                                 angular_velocities, i):
             bad += 1
     return bad
 
