@@ -115,10 +115,13 @@ def integrate_free(bodies, gravity, h, substeps):
             pushed = kinds[i] == DYNAMIC
             vx, vy, w = velocities[i, 0], velocities[i, 1], angular_velocities[i]
             x, y, angle = centers[i, 0], centers[i, 1], angles[i]
+            # The accelerations of integrate_velocities, the same in every substep.
+            ax = gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i]
+            ay = gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i]
             for _ in range(substeps):
-                if pushed:  # the same sums as integrate_velocities
-                    vx += h * (gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i])
-                    vy += h * (gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i])
+                if pushed:
+                    vx += h * ax
+                    vy += h * ay
                     w += h * torques[i] * inverse_inertias[i]
                 x += h * vx
                 y += h * vy

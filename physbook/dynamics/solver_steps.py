@@ -144,15 +144,12 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     """
     h = dt / substeps
     warm_scale = 1.0 / substeps if warm_starting else 0.0
-    # Only the contacts and joints read how far a body has turned: with neither (bodies in
-    # free flight), no turn needs its cosine and sine.
-    constrained = contacts.bodies.shape[0] > 0 or joints is not None
+    if contacts.bodies.shape[0] == 0 and joints is None:
+        # Bodies in free flight: the substeps below would only integrate, body by body.
+        return integrate_free(bodies, gravity, h, substeps)
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, warm_scale)
     prepare_contacts(contacts, bodies, work, motion, warm_scale)
-    if not constrained:
-        # Bodies in free flight: the substeps below would only integrate, body by body.
-        return integrate_free(bodies, gravity, h, substeps)
     bad = 0
     for _ in range(substeps):
         integrate_velocities(bodies, gravity, h)
@@ -164,8 +161,7 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
         _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
                     push_out_speed, restitution_threshold, colouring, colour_count)
         bad = integrate_positions(bodies, h)
-        if constrained:
-            update_rotations(bodies.angles, bodies.awake, motion)
+        update_rotations(bodies.angles, bodies.awake, motion)
         for _ in range(relax_iterations):
             if joints is not None:
                 solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
