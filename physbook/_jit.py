@@ -27,12 +27,18 @@ numba's on-disk cache checks only the source file that defines a function, so a 
 kernel that calls a kernel in another module would keep running the old callee after that
 module changed (after a ``git pull``, say). physbook's functions are therefore cached under a
 stamp of the whole package's source: change any module and every kernel recompiles once.
+They are kept in a folder named for the stamp, in whichever directory numba would use
+(``NUMBA_CACHE_DIR``, the module's ``__pycache__``, the user's cache), and the folders of
+older stamps are deleted when a new one is first used, so that edits and upgrades do not
+pile up compiled kernels.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import shutil
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -77,17 +83,50 @@ def package_stamp() -> str:
     return digest.hexdigest()
 
 
-def _install_package_cache_locator() -> None:
-    """Make numba key the cache of physbook's kernels on :func:`package_stamp`."""
-    from numba.core import caching
+def cache_folder() -> str:
+    """The folder, inside each of numba's cache directories, that holds the kernels
+    compiled from this source of physbook: ``physbook-`` and the first 16 digits of
+    :func:`package_stamp`."""
+    return f"physbook-{package_stamp()[:16]}"
 
-    in_tree = getattr(caching, "InTreeCacheLocator", None) or getattr(
-        caching, "_InTreeCacheLocator", None
-    )
-    if in_tree is None or not hasattr(caching.CacheImpl, "_locator_classes"):
-        return  # an unknown numba layout: keep its own per-file cache
 
-    class PackageCacheLocator(in_tree):
+_swept: set[Path] = set()
+
+
+def remove_stale_caches(directory: Path) -> None:
+    """Delete from ``directory`` (a cache directory of physbook's modules) the kernels of
+    other sources of physbook: ``physbook-*`` folders other than :func:`cache_folder`, and
+    numba files (``*.nbi``, ``*.nbc``) kept there before the folders existed.
+
+    Without this every edit or upgrade would leave a full set of compiled kernels behind.
+    A process still running an older source loses nothing it has loaded; it recompiles
+    what it had not, into its own folder. Files that cannot be deleted are left.
+    """
+    keep = cache_folder()
+    try:
+        entries = list(directory.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("physbook-") and entry.name != keep and entry.is_dir():
+            shutil.rmtree(entry, ignore_errors=True)
+        elif entry.suffix in (".nbi", ".nbc") and entry.is_file():
+            with contextlib.suppress(OSError):
+                entry.unlink()
+
+
+def _package_locator(numba_locator: type) -> type:
+    """``numba_locator`` (one of numba's cache locators) for physbook's own kernels: keyed
+    on :func:`package_stamp`, stored in the :func:`cache_folder` of the directory numba
+    would use, whose stale folders it removes the first time it is used."""
+
+    class PackageCacheLocator(numba_locator):
+        from_physbook = True
+
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            self._cache_path = os.path.join(self._cache_path, cache_folder())
+
         def get_source_stamp(self):
             return package_stamp()
 
@@ -95,12 +134,33 @@ def _install_package_cache_locator() -> None:
         def from_function(cls, py_func, py_file):
             if not Path(py_file).resolve().is_relative_to(PACKAGE_DIR):
                 return None
-            return super().from_function(py_func, py_file)
+            locator = super().from_function(py_func, py_file)
+            if locator is not None:
+                parent = Path(locator.get_cache_path()).parent
+                if parent not in _swept:
+                    _swept.add(parent)
+                    remove_stale_caches(parent)
+            return locator
 
-    locators = caching.CacheImpl._locator_classes
-    if not any(c.__name__ == "PackageCacheLocator" for c in locators):
-        # After a user-set NUMBA_CACHE_DIR, before numba's own in-tree locator.
-        locators.insert(1, PackageCacheLocator)
+    return PackageCacheLocator
+
+
+def _install_package_cache_locator() -> None:
+    """Make numba key the cache of physbook's kernels on :func:`package_stamp`, wherever
+    it keeps them: the directory ``NUMBA_CACHE_DIR`` names, else the module's
+    ``__pycache__``, else the user's cache directory (numba's order)."""
+    from numba.core import caching
+
+    locators = getattr(caching.CacheImpl, "_locator_classes", None)
+    if locators is None:
+        return  # an unknown numba layout: keep its own per-file cache
+    if any(getattr(c, "from_physbook", False) for c in locators):
+        return
+    known = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")
+    ours = [_package_locator(c) for c in locators if c.__name__.lstrip("_") in known]
+    # Before all of numba's own, in numba's order: a physbook kernel takes the first of
+    # them that can be written; any other function falls through to numba's.
+    locators[:0] = ours
 
 
 def njit(function: F | None = None, *, refcounted: bool = True, inline: bool = False,

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,11 +123,9 @@ def test_the_options_reach_numba():
     np.testing.assert_array_equal(out, values**2)
 
 
-def test_package_kernels_are_cached_under_the_whole_package_stamp(tmp_path):
-    """A kernel's cache is keyed on every physbook source file, not only its own module."""
-    pytest.importorskip("numba")
-    if not _jit.ENABLED:
-        pytest.skip("numba disabled")
+def _manifold_kernel_cache_path() -> Path:
+    """The cache directory numba's cache of a kernel of :mod:`physbook.collision.manifold`
+    uses, after checking that physbook's locator chose it, keyed on the package stamp."""
     from numba.core import caching
 
     from physbook.collision import manifold
@@ -137,6 +136,22 @@ def test_package_kernels_are_cached_under_the_whole_package_stamp(tmp_path):
     locator = caching.FunctionCache(kernel.py_func)._impl.locator
     assert type(locator).__name__ == "PackageCacheLocator"
     assert locator.get_source_stamp() == _jit.package_stamp()
+    return Path(locator.get_cache_path())
+
+
+def test_package_kernels_are_cached_under_the_whole_package_stamp(tmp_path):
+    """A kernel's cache is keyed on every physbook source file, not only its own module."""
+    pytest.importorskip("numba")
+    if not _jit.ENABLED:
+        pytest.skip("numba disabled")
+    from numba.core import caching
+
+    from physbook.collision import manifold
+
+    # ... in a folder named for the stamp, in the module's __pycache__.
+    path = _manifold_kernel_cache_path()
+    assert path.name == _jit.cache_folder() == "physbook-" + _jit.package_stamp()[:16]
+    assert path.parent == Path(manifold.__file__).resolve().parent / "__pycache__"
 
     # The stamp covers every module: it changes with any one file's bytes.
     outside = tmp_path / "outside.py"
@@ -146,6 +161,37 @@ def test_package_kernels_are_cached_under_the_whole_package_stamp(tmp_path):
     assert type(caching.FunctionCache(namespace["f"])._impl.locator).__name__ != (
         "PackageCacheLocator"
     )
+
+
+def test_numba_cache_dir_holds_the_kernels_under_the_package_stamp(tmp_path, monkeypatch):
+    """With NUMBA_CACHE_DIR set, numba's own locator (which stamps each file alone) would
+    take physbook's kernels; physbook's comes first there too."""
+    pytest.importorskip("numba")
+    if not _jit.ENABLED:
+        pytest.skip("numba disabled")
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    path = _manifold_kernel_cache_path()
+    assert path.name == _jit.cache_folder() and path.parent.parent == tmp_path
+    assert path.is_dir()
+
+
+def test_stale_kernel_folders_are_removed_and_nothing_else(tmp_path):
+    current = tmp_path / _jit.cache_folder()
+    current.mkdir()
+    (current / "kernel-1.py311.nbi").write_bytes(b"kept")
+    stale = tmp_path / "physbook-0123456789abcdef"
+    stale.mkdir()
+    (stale / "kernel-1.py311.nbi").write_bytes(b"old")
+    for name in ("legacy-7.py311.nbi", "legacy-7.py311.1.nbc", "module.cpython-311.pyc"):
+        (tmp_path / name).write_bytes(b"x")
+    (tmp_path / "other").mkdir()
+    _jit.remove_stale_caches(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [current.name, "module.cpython-311.pyc", "other"])
+    assert (current / "kernel-1.py311.nbi").read_bytes() == b"kept"
+    _jit.remove_stale_caches(tmp_path / "missing")  # a directory that is not there: no error
 
 
 def test_package_stamp_depends_on_every_file(tmp_path, monkeypatch):
