@@ -90,9 +90,6 @@ def cache_folder() -> str:
     return f"physbook-{package_stamp()[:16]}"
 
 
-_swept: set[Path] = set()
-
-
 def remove_stale_caches(directory: Path) -> None:
     """Delete from ``directory`` (a cache directory of physbook's modules) the kernels of
     other sources of physbook: ``physbook-*`` folders other than :func:`cache_folder`, and
@@ -113,6 +110,9 @@ def remove_stale_caches(directory: Path) -> None:
         elif entry.suffix in (".nbi", ".nbc") and entry.is_file():
             with contextlib.suppress(OSError):
                 entry.unlink()
+
+
+_remove_stale_caches_once = cache(remove_stale_caches)  # a directory per process
 
 
 def _package_locator(numba_locator: type) -> type:
@@ -136,10 +136,7 @@ def _package_locator(numba_locator: type) -> type:
                 return None
             locator = super().from_function(py_func, py_file)
             if locator is not None:
-                parent = Path(locator.get_cache_path()).parent
-                if parent not in _swept:
-                    _swept.add(parent)
-                    remove_stale_caches(parent)
+                _remove_stale_caches_once(Path(locator.get_cache_path()).parent)
             return locator
 
     return PackageCacheLocator
