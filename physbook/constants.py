@@ -181,6 +181,11 @@ SUBSTEPS = 8
 #: finds none free, at a body with this many contacts, is solved after them on one thread.
 COLOURS = 32
 
+#: Contacts of a colour the parallel soft step solves at once, one in each lane of the
+#: processor's vector registers (eight float64 with AVX-512; with AVX2 the compiler makes
+#: each line two instructions of four).
+LANES = 8
+
 #: The parallel soft step solves a colour of fewer contact rows than this on one thread:
 #: starting the threads would cost more than the rows.
 PARALLEL_ROWS = 128

@@ -26,6 +26,7 @@ from physbook.dynamics.colouring import (
 )
 from physbook.dynamics.contact_solver import prepare_contacts
 from physbook.dynamics.contact_table import contact_rows
+from physbook.dynamics.wide_pass import group_rows, pack_lanes
 
 
 def python_colours(pairs, moving) -> list[int]:
@@ -114,7 +115,11 @@ def test_a_colour_shared_out_in_any_number_of_chunks_gives_the_same_pass():
                             colouring)
     gather_contacts(contacts, colouring.order, colouring.contacts)
     contacts = contact_rows(colouring.contacts, len(contacts.bodies))
+    groups = group_rows(colouring.starts, count, OVERFLOW, colouring.group_starts,
+                        colouring.lane_rows, colouring.by_rows)
     prepare_contacts(contacts, bodies, work, motion, 0.0)
+    pack_lanes(groups, colouring.lane_rows, colouring.by_rows, colouring.lanes, contacts,
+               bodies, work, motion, soft, static_soft, 3.0)
     assert np.diff(colouring.starts[:count + 1]).max() >= PARALLEL_ROWS  # split
     results = []
     for chunks in (1, 2, 3):

@@ -11,7 +11,8 @@ static or kinematic body is shared by every colour, since its velocity stays as 
 
 The step copies the contact rows into colour order (:func:`gather_contacts`), so that a
 colour's rows lie side by side in memory, and each pass then solves colour after colour,
-splitting each colour's rows among the threads; contacts that found none of the
+eight rows at a time in vector lanes (:mod:`physbook.dynamics.wide_pass`), splitting each
+colour's groups of rows among the threads; contacts that found none of the
 :data:`~physbook.constants.COLOURS` colours free (a body with that many contacts) are
 solved last, on one thread. The impulses go back to the contact table's rows at the end
 (:func:`scatter_impulses`). Whatever the number of threads the computation is the same,
@@ -31,9 +32,10 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook._jit import njit, prange, thread_count
-from physbook.constants import COLOURS, PARALLEL_ROWS
-from physbook.dynamics.contact_solver import solve_soft, warm_start
+from physbook.constants import COLOURS, LANES, PARALLEL_ROWS
+from physbook.dynamics.contact_solver import warm_start
 from physbook.dynamics.contact_table import ContactColumns, contact_columns
+from physbook.dynamics.wide_pass import FIELDS, group_capacity, solve_groups
 
 #: The colour of the contacts that found no colour free.
 OVERFLOW = COLOURS
@@ -45,7 +47,10 @@ class Colouring(NamedTuple):
     each colour begins in ``order`` (the last entry: the row count); ``used`` (N,) the
     colours taken at each body, one bit each; ``chunks`` (1,) how many parts a colour's
     rows are shared out in (numba's thread count: see :func:`share_out`); ``contacts`` the
-    contact rows in colour order (:func:`gather_contacts`)."""
+    contact rows in colour order (:func:`gather_contacts`); and the groups of
+    :mod:`physbook.dynamics.wide_pass`: ``group_starts`` (COLOURS + 2,) where each colour's
+    groups begin, ``lane_rows`` (G, LANES) each group's rows, ``by_rows`` (G,) whether a
+    group is solved row by row, ``lanes`` (G·FIELDS·LANES,) their blocks."""
 
     colours: np.ndarray
     order: np.ndarray
@@ -53,13 +58,20 @@ class Colouring(NamedTuple):
     used: np.ndarray
     chunks: np.ndarray
     contacts: ContactColumns
+    group_starts: np.ndarray
+    lane_rows: np.ndarray
+    by_rows: np.ndarray
+    lanes: np.ndarray
 
 
 def colouring_arrays(contacts: int, bodies: int) -> Colouring:
     """A :class:`Colouring` with room for ``contacts`` rows and ``bodies`` bodies."""
+    groups = group_capacity(contacts)
     return Colouring(np.zeros(contacts, np.int64), np.zeros(contacts, np.int64),
                      np.zeros(COLOURS + 2, np.int64), np.zeros(bodies, np.int64),
-                     np.ones(1, np.int64), contact_columns(contacts))
+                     np.ones(1, np.int64), contact_columns(contacts),
+                     np.zeros(COLOURS + 2, np.int64), np.zeros((groups, LANES), np.int64),
+                     np.zeros(groups, np.bool_), np.zeros(groups * FIELDS * LANES))
 
 
 def share_out(colouring: Colouring) -> None:
@@ -73,7 +85,8 @@ def colour_contacts(pairs, inverse_masses, inverse_inertias, colouring):
     """Colour the contact rows whose bodies are ``pairs`` (C, 2) (see the module
     docstring) into ``colouring``; returns how many colours there are, the overflow
     colour included when a row fell into it."""
-    colours, order, starts, used, _, _ = colouring
+    colours, order, starts, used = colouring.colours, colouring.order, colouring.starts, \
+        colouring.used
     count = pairs.shape[0]
     for m in range(count):
         used[pairs[m, 0]] = 0
@@ -184,15 +197,20 @@ def solve_soft_coloured(colouring, colour_count, contacts, bodies, work, motion,
                         inverse_h, use_bias, soft, static_soft, push_out_speed,
                         restitution_threshold):
     """:func:`~physbook.dynamics.contact_solver.solve_soft` of gathered contact rows,
-    colour by colour."""
+    colour by colour, each colour group by group (:mod:`physbook.dynamics.wide_pass`)."""
     chunks = colouring.chunks[0]
+    # The group arrays are handed on one by one: the threads' kernel cannot take the
+    # colouring, a tuple holding a tuple.
+    lane_rows, by_rows, lanes = colouring.lane_rows, colouring.by_rows, colouring.lanes
     for c in range(colour_count):
-        start, end, alone = _colour_rows(colouring, c)
+        _, _, alone = _colour_rows(colouring, c)
+        first, end = colouring.group_starts[c], colouring.group_starts[c + 1]
         if alone:
-            solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
-                       static_soft, push_out_speed, restitution_threshold, (start, end))
+            solve_groups((first, end), lane_rows, by_rows, lanes, contacts, bodies, work,
+                          motion, gravity, inverse_h, use_bias, soft, static_soft,
+                          push_out_speed, restitution_threshold)
         else:
             for k in prange(chunks):
-                solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias,
-                           soft, static_soft, push_out_speed, restitution_threshold,
-                           _chunk(start, end, chunks, k))
+                solve_groups(_chunk(first, end, chunks, k), lane_rows, by_rows, lanes,
+                              contacts, bodies, work, motion, gravity, inverse_h, use_bias,
+                              soft, static_soft, push_out_speed, restitution_threshold)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from physbook._jit import njit
 from physbook.dynamics.colouring import (
+    OVERFLOW,
     colour_contacts,
     gather_contacts,
     scatter_impulses,
@@ -48,6 +49,7 @@ from physbook.dynamics.motion import (
     integrate_velocities,
     update_origins,
 )
+from physbook.dynamics.wide_pass import group_rows, pack_lanes, solve_groups
 
 
 @njit(refcounted=False)
@@ -104,7 +106,9 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
 def _warm_start(contacts, bodies, work, colouring, colour_count):
     """:func:`~physbook.dynamics.contact_solver.warm_start`, in row order or, given a
     colouring, colour by colour."""
-    if colouring is None:
+    if colouring is None or colouring.chunks[0] == 1:
+        # On one thread the colours one after the other are the gathered rows in order,
+        # and a kernel that may start threads costs microseconds to call.
         warm_start(contacts, bodies, work)
     else:
         warm_start_coloured(colouring, colour_count, contacts, bodies, work)
@@ -118,6 +122,12 @@ def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, so
     if colouring is None:
         solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                    static_soft, push_out_speed, restitution_threshold)
+    elif colouring.chunks[0] == 1:
+        # One thread: the colours one after the other are the groups in order.
+        solve_groups((0, colouring.group_starts[colour_count]), colouring.lane_rows,
+                     colouring.by_rows, colouring.lanes, contacts, bodies, work, motion,
+                     gravity, inverse_h, use_bias, soft, static_soft, push_out_speed,
+                     restitution_threshold)
     else:
         solve_soft_coloured(colouring, colour_count, contacts, bodies, work, motion, gravity,
                             inverse_h, use_bias, soft, static_soft, push_out_speed,
@@ -150,6 +160,10 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, warm_scale)
     prepare_contacts(contacts, bodies, work, motion, warm_scale)
+    if colouring is not None:
+        pack_lanes(colouring.group_starts[colour_count], colouring.lane_rows,
+                   colouring.by_rows, colouring.lanes, contacts, bodies, work, motion, soft,
+                   static_soft, push_out_speed)
     bad = 0
     for _ in range(substeps):
         integrate_velocities(bodies, gravity, h)
@@ -184,6 +198,8 @@ def parallel_soft_step(contacts, bodies, work, motion, joints, joint_work, joint
     colour_count = colour_contacts(contacts.bodies, bodies.inverse_masses,
                                    bodies.inverse_inertias, colouring)
     gather_contacts(contacts, colouring.order, colouring.contacts)
+    group_rows(colouring.starts, colour_count, OVERFLOW, colouring.group_starts,
+               colouring.lane_rows, colouring.by_rows)
     bad = soft_step(contact_rows(colouring.contacts, contacts.bodies.shape[0]), bodies, work,
                     motion, joints, joint_work, joint_soft, gravity, dt, substeps,
                     relax_iterations, soft, static_soft, push_out_speed,

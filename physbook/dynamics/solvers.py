@@ -388,10 +388,12 @@ class SoftStepSolver:
         The soft constraint that removes a joint's position error (chapter 11): frequency
         (Hz, > 0, capped at a quarter of the substep rate) and damping ratio (≥ 0).
     parallel
-        Solve the contacts in colours, each colour on numba's threads
-        (:mod:`physbook.dynamics.colouring`; ``numba.set_num_threads`` sets how many).
-        The states are the same on any number of threads, but not those of the serial
-        solver, which meets the contacts in another order.
+        Solve the contacts in colours (:mod:`physbook.dynamics.colouring`), eight of a
+        colour at a time in the processor's vector lanes
+        (:mod:`physbook.dynamics.wide_pass`), each colour on numba's threads
+        (``numba.set_num_threads`` sets how many). The states are the same on any number of
+        threads, but not those of the serial solver, which meets the contacts in another
+        order.
     """
 
     substeps = _Setting(_check.positive_int)
