@@ -33,22 +33,21 @@ from physbook.constants import COLOURS, LANES
 from physbook.dynamics.contact_solver import solve_soft
 
 # The fields of a group's block. Set once per step by pack_lanes: the normal, the inverse
-# masses and inertias, friction, the spring (mass scale, bias rate, impulse scale), the point
-# count, restitution, the push-out cap, per point k = 0, 1 the arms, base separation and
-# normal and tangent masses, and whether to solve point k (the contact has it and one of its
-# bodies is awake).
+# masses and inertias, friction, the spring (mass scale, bias rate, impulse scale),
+# restitution, the push-out cap, per point k = 0, 1 the arms, base separation and normal and
+# tangent masses, and whether to solve point k (the contact has it and one of its bodies is
+# awake).
 (NORMAL_X, NORMAL_Y, INVERSE_MASS_A, INVERSE_INERTIA_A, INVERSE_MASS_B, INVERSE_INERTIA_B,
- FRICTION, MASS_SCALE, BIAS_RATE, IMPULSE_SCALE, POINT_COUNT, RESTITUTION,
- SPEED_CAP) = range(13)
-ARM_AX, ARM_AY, ARM_BX, ARM_BY = 13, 14, 15, 16        # point k: + 4·k
-BASE_SEPARATION, NORMAL_MASS, TANGENT_MASS, ACTIVE = 21, 23, 25, 27  # point k: + k
+ FRICTION, MASS_SCALE, BIAS_RATE, IMPULSE_SCALE, RESTITUTION, SPEED_CAP) = range(12)
+ARM_AX, ARM_AY, ARM_BX, ARM_BY = 12, 13, 14, 15        # point k: + 4·k
+BASE_SEPARATION, NORMAL_MASS, TANGENT_MASS, ACTIVE = 20, 22, 24, 26  # point k: + k
 # Gathered at every pass: the impulses and bounce targets (point k: + k), the bodies'
 # velocities, the motion since prepare (Δc_B − Δc_A and both rotations); and whether a
 # point would bounce.
-NORMAL_IMPULSE, TANGENT_IMPULSE, TOTAL_NORMAL_IMPULSE, TARGET = 29, 31, 33, 35
-VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(37, 43)
-MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B, BOUNCES = range(43, 50)
-FIELDS = 50
+NORMAL_IMPULSE, TANGENT_IMPULSE, TOTAL_NORMAL_IMPULSE, TARGET = 28, 30, 32, 34
+VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(36, 42)
+MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B, BOUNCES = range(42, 49)
+FIELDS = 49
 
 
 def group_capacity(contacts: int) -> int:
@@ -111,7 +110,6 @@ def pack_lanes(group_count, lane_rows, by_rows, lanes, contacts, bodies, work, m
             block[at + MASS_SCALE * LANES] = spring.mass_scale
             block[at + BIAS_RATE * LANES] = spring.bias_rate
             block[at + IMPULSE_SCALE * LANES] = spring.impulse_scale
-            block[at + POINT_COUNT * LANES] = point_counts[m]
             block[at + RESTITUTION * LANES] = contacts.restitutions[m]
             busiest = max(motion.overlaps[a] if inverse_masses[a] > 0.0 else 1.0,
                           motion.overlaps[b] if inverse_masses[b] > 0.0 else 1.0, 1.0)
