@@ -148,7 +148,8 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     the substep of the collision lets the body move away for the rest of the step, as it
     would have. ``joint_soft`` is the joints' softness for one substep. Given a
     ``colouring`` of the contacts into ``colour_count`` colours (see
-    :func:`parallel_soft_step`), each pass solves them colour by colour, on numba's threads.
+    :func:`parallel_soft_step`), each pass solves them colour by colour, eight at a time in
+    vector lanes (:mod:`physbook.dynamics.wide_pass`), on numba's threads.
     With no contact and no joint the substeps only integrate, and
     :func:`~physbook.dynamics.motion.integrate_free` runs them body by body.
     """
