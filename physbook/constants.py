@@ -132,8 +132,23 @@ TREE_MARGIN = 0.1
 TREE_PREDICTION = 4.0
 
 #: A fat box larger than a new one would be by more than this many margins on a side is
-#: shrunk (reinserted): a body that moved fast and stopped would otherwise keep a huge box.
+#: shrunk (renewed): a body that moved fast and stopped would otherwise keep a huge box.
 TREE_SHRINK_MARGINS = 4.0
+
+#: A renewed leaf stays where it is in the tree unless the box enclosing its new fat box and
+#: its sibling's box would have more than this many times their two perimeters: it has then
+#: wandered away from its neighbours, and is reinserted next to new ones.
+TREE_WANDER_RATIO = 4.0
+
+#: The tree is rebuilt top down once this many times as many leaves as it holds have been
+#: renewed since it was last built (and at once when most of its leaves were just inserted):
+#: leaves renewed in place keep their places in the tree, which suit them less as they move
+#: about.
+TREE_REBUILD_RENEWALS = 4.0
+
+#: The pairs of the renewed leaves are found by one descent of the tree against itself when
+#: at least one leaf in this many was renewed, else by querying the tree with each.
+TREE_DESCENT_SHARE = 16
 
 #: A contact point approaching faster than this (m/s) and closing within the step is a hit
 #: event (Box2D's default hit event threshold).

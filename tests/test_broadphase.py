@@ -18,8 +18,9 @@ from physbook.broadphase.pairs import (
     canonical_pairs,
 )
 from physbook.broadphase.sweep import sweep_pairs
+from physbook.geometry.shape_table import ShapeTable, shape_aabbs
 from physbook.geometry.shapes import Circle, Polygon
-from physbook.kinds import DYNAMIC
+from physbook.kinds import CIRCLE, DYNAMIC
 from physbook.world import World
 
 
@@ -145,6 +146,41 @@ def test_shape_aabbs_match_each_shape():
         box = world.shapes.shape(s).aabb(pb.Transform(world.origins[b], world.angles[b]))
         np.testing.assert_allclose(lower[s], box.lower, atol=1e-12)
         np.testing.assert_allclose(upper[s], box.upper, atol=1e-12)
+
+
+def test_shape_aabbs_turn_only_what_needs_turning():
+    # A circle on its body's origin is boxed without a cosine or a sine: the boxes are still
+    # those of turning every vertex, bit for bit, and a non-finite angle still spoils the
+    # box of every shape of its body (an inverted, infinite box: the NaN vertices drop out
+    # of the running minimum and maximum).
+    table = ShapeTable()
+    shapes = [(Circle(0.5), 0), (Polygon.box(0.4, 0.2), 0), (Circle(0.3, center=(0.2, -0.1)), 1),
+              (Circle(0.7), 1), (Polygon.regular(5, 0.6), 2), (Circle(0.25), 3),
+              (Polygon.box(0.3, 0.3, center=(1.0, 0.5)), 3)]
+    for shape, body in shapes:
+        table.append(shape, body)
+    arrays = table.arrays
+    origins = np.array([[1.5, -2.0], [0.0, 0.0], [-3.25, 4.0], [1e3, -1e-3]])
+    margins = np.array([0.0, 0.1, 0.0, 0.05, 0.02, 0.0, 0.3])
+    for angles in (np.array([0.3, -2.0, 5.5, 1e-9]), np.array([0.0, np.pi, -0.0, 2.5])):
+        lower, upper = np.empty((7, 2)), np.empty((7, 2))
+        shape_aabbs(arrays, origins, angles, margins, lower, upper)
+        for s in range(7):
+            b = arrays.body[s]
+            cosine, sine = np.cos(angles[b]), np.sin(angles[b])
+            vertices = arrays.vertices[arrays.vertex_start[s]:
+                                       arrays.vertex_start[s] + arrays.vertex_count[s]]
+            x = cosine * vertices[:, 0] - sine * vertices[:, 1] + origins[b, 0]
+            y = sine * vertices[:, 0] + cosine * vertices[:, 1] + origins[b, 1]
+            grow = margins[s] + (arrays.radius[s] if arrays.kind[s] == CIRCLE else 0.0)
+            np.testing.assert_array_equal(lower[s], [x.min() - grow, y.min() - grow])
+            np.testing.assert_array_equal(upper[s], [x.max() + grow, y.max() + grow])
+    for bad in (np.nan, np.inf):
+        lower, upper = np.empty((7, 2)), np.empty((7, 2))
+        shape_aabbs(arrays, origins, np.array([bad, 0.0, 0.0, bad]), margins, lower, upper)
+        spoiled = np.isin(arrays.body, [0, 3])
+        assert np.all(lower[spoiled] == np.inf) and np.all(upper[spoiled] == -np.inf)
+        assert np.all(np.isfinite(lower[~spoiled])) and np.all(np.isfinite(upper[~spoiled]))
 
 
 def test_filter_rules_on_a_small_world():

@@ -17,7 +17,7 @@ from physbook.broadphase.naive import naive_pairs
 from physbook.broadphase.pairs import ShapeBoxes
 from physbook.broadphase.sweep import SortAndSweep, insertion_sort
 from physbook.broadphase.tree import DynamicTree
-from physbook.constants import TREE_MARGIN
+from physbook.constants import TREE_MARGIN, TREE_REBUILD_RENEWALS
 
 DISTRIBUTIONS = ("uniform", "clustered", "columns", "sizes")
 
@@ -48,11 +48,15 @@ def random_filters(rng, count: int) -> ShapeFilters:
                         rng.integers(-1, 2, count), rng.random(count) < 0.8)
 
 
-def tree_invariants(tree: DynamicTree, boxes: ShapeBoxes | None = None) -> None:
-    """Every leaf's fat box contains its box; every parent encloses its children; heights
-    are one more than the taller child's and differ between children by at most one; the
-    leaves are exactly the rows, each once."""
+def tree_invariants(tree: DynamicTree, boxes: ShapeBoxes | None = None,
+                    balanced: bool = False) -> None:
+    """Every leaf's fat box contains its box; every parent encloses its children, its box
+    their union exactly; heights are one more than the taller child's; the leaves are
+    exactly the rows, each once; no node is left marked. A tree grown by insertions and
+    removals alone is ``balanced``: its children's heights differ by at most one (AVL). A
+    tree rebuilt from the top keeps a third of a node's leaves on each side at least."""
     nodes, root = tree.nodes, tree.root
+    assert np.all(nodes.marked == -1)
     if root < 0:
         assert len(tree.leaf_of_row) == 0
         return
@@ -75,15 +79,29 @@ def tree_invariants(tree: DynamicTree, boxes: ShapeBoxes | None = None) -> None:
         np.testing.assert_array_equal(nodes.upper[node],
                                       np.maximum(nodes.upper[first], nodes.upper[second]))
         assert nodes.height[node] == 1 + max(nodes.height[first], nodes.height[second])
-        assert abs(nodes.height[first] - nodes.height[second]) <= 1
+        if balanced:
+            assert abs(nodes.height[first] - nodes.height[second]) <= 1
     assert sorted(seen_rows) == list(range(len(tree.leaf_of_row)))
     assert all(nodes.row[tree.leaf_of_row[row]] == row for row in range(len(seen_rows)))
-    # An AVL-balanced tree of n leaves has height below 1.45·log2(n + 2).
-    assert tree.height <= 1.45 * np.log2(len(seen_rows) + 2)
+    if balanced:  # an AVL-balanced tree of n leaves has height below 1.45·log2(n + 2)
+        assert tree.height <= 1.45 * np.log2(len(seen_rows) + 2)
+    else:  # a third on each side: log_1.5(n) + 1 levels, and a few insertions since
+        assert tree.height <= np.log(len(seen_rows) + 2) / np.log(1.5) + 3
     if boxes is not None:
         leaves = tree.leaf_of_row
         assert np.all(nodes.lower[leaves] <= boxes.lower)
         assert np.all(boxes.upper <= nodes.upper[leaves])
+
+
+def fat_box_pairs(tree: DynamicTree) -> np.ndarray:
+    """Brute force: the keys a·2³² + b (a < b) of the rows whose leaves' fat boxes overlap,
+    sorted: what the tree keeps as its candidates."""
+    leaves = tree.leaf_of_row
+    lower, upper = tree.nodes.lower[leaves], tree.nodes.upper[leaves]
+    overlap = (np.all(lower[:, None, :] <= upper[None, :, :], axis=2)
+               & np.all(lower[None, :, :] <= upper[:, None, :], axis=2))
+    a, b = np.nonzero(np.triu(overlap, 1))
+    return np.sort((a.astype(np.int64) << 32) + b)
 
 
 @pytest.mark.parametrize("distribution", DISTRIBUTIONS)
@@ -117,6 +135,8 @@ def test_stages_equal_the_naive_pairs_over_many_steps(distribution, seed):
         for name, stage in stages.items():
             np.testing.assert_array_equal(stage(boxes, filters), expected, err_msg=name)
         tree_invariants(stages["tree"], boxes)
+        np.testing.assert_array_equal(stages["tree"].candidates()[1],
+                                      fat_box_pairs(stages["tree"]))
 
 
 def test_stages_untold_of_removals_stay_exact():
@@ -148,16 +168,18 @@ def test_tree_insert_and_remove_keep_the_invariants(cells, removals):
     lower, upper = corners, corners + sizes
     filters = ShapeFilters(np.arange(len(lower)), *(np.ones(len(lower), np.int64),) * 2,
                            np.zeros(len(lower), np.int64), np.ones(len(lower), bool))
+    # update() inserts the boxes one by one (the stage would build the tree from the top).
+    tree.update(ShapeBoxes(lower, upper))
+    tree_invariants(tree, ShapeBoxes(lower, upper), balanced=True)
     np.testing.assert_array_equal(tree(ShapeBoxes(lower, upper), filters),
                                   naive_pairs(ShapeBoxes(lower, upper), filters))
-    tree_invariants(tree, ShapeBoxes(lower, upper))
     for row in removals:
         if row < len(lower):
             tree.remove_rows([row])
             keep = np.arange(len(lower)) != row
             lower, upper = lower[keep], upper[keep]
             filters = ShapeFilters(*(column[keep] for column in filters))
-            tree_invariants(tree)
+            tree_invariants(tree, balanced=True)
     np.testing.assert_array_equal(tree(ShapeBoxes(lower, upper), filters),
                                   naive_pairs(ShapeBoxes(lower, upper), filters))
 
@@ -202,9 +224,159 @@ def test_sorted_input_builds_a_balanced_tree():
     tree = DynamicTree()
     lower = np.column_stack([np.arange(1024.0) * 3.0, np.zeros(1024)])
     tree.update(ShapeBoxes(lower, lower + 1.0))
-    tree_invariants(tree)
+    tree_invariants(tree, balanced=True)
     assert tree.height <= 14  # 1.45·log2(1026) ≈ 14.5; a perfect tree would be 10
     assert tree.area_ratio > 0
+
+
+@pytest.mark.parametrize("fraction", [0.01, 0.3, 1.0])
+def test_candidates_are_the_rows_whose_fat_boxes_overlap_however_many_move(fraction):
+    # Few renewed leaves are paired by querying the tree with each, many by one descent of
+    # the tree against itself; either way the candidates are exactly the overlapping fat
+    # boxes, and the pairs the double loop's.
+    rng = np.random.default_rng(int(100 * fraction))
+    centers, half = scene("clustered", 400, rng)
+    filters = random_filters(rng, 400)
+    tree = DynamicTree()
+    for _ in range(12):
+        moving = rng.random(len(centers)) < fraction
+        centers = centers + rng.normal(0, 0.4, centers.shape) * moving[:, None]
+        boxes = ShapeBoxes(centers - half, centers + half)
+        np.testing.assert_array_equal(tree(boxes, filters), naive_pairs(boxes, filters))
+        np.testing.assert_array_equal(tree.candidates()[1], fat_box_pairs(tree))
+        tree_invariants(tree, boxes)
+
+
+def test_boxes_moving_together_are_renewed_in_place():
+    # A field sliding as one: every leaf is renewed now and then, in place, so that no node
+    # changes parent or children (until a rebuild is due), and the boxes stay exact unions.
+    rng = np.random.default_rng(6)
+    centers, half = scene("uniform", 200, rng)
+    filters = random_filters(rng, 200)
+    tree = DynamicTree()
+    tree.update(ShapeBoxes(centers - half, centers + half))
+    shape = [column.copy() for column in tree.nodes[2:5]]  # parent, child1, child2
+    renewed = 0
+    for step in range(1, 12):
+        boxes = ShapeBoxes(centers - half + [0.3 * step, -0.1 * step],
+                           centers + half + [0.3 * step, -0.1 * step])
+        np.testing.assert_array_equal(tree(boxes, filters), naive_pairs(boxes, filters))
+        renewed += tree.moved_last
+        assert tree.renewed_since_rebuild == renewed < 4 * 200
+        tree_invariants(tree, boxes, balanced=True)
+        for before, after in zip(shape, tree.nodes[2:5], strict=True):
+            np.testing.assert_array_equal(before, after)
+    assert renewed >= 2 * 200
+
+
+def test_a_box_that_wanders_off_is_reinserted_beside_new_neighbours():
+    # Boxes on a line; the first jumps far past the last. Renewed in place, it would keep
+    # its old sibling, and their parent would stretch over the whole line. (No prediction:
+    # its fat box would otherwise be stretched back along the jump, over the line itself.)
+    lower = np.column_stack([np.arange(16.0) * 2.0, np.zeros(16)])
+    tree = DynamicTree(prediction=0.0)
+    tree.update(ShapeBoxes(lower, lower + 1.0))
+    nodes = tree.nodes
+    old_parent = nodes.parent[tree.leaf_of_row[0]]
+    old_sibling = nodes.child1[old_parent] + nodes.child2[old_parent] - tree.leaf_of_row[0]
+    lower[0] = [40.0, 0.0]
+    assert tree.update(ShapeBoxes(lower, lower + 1.0)) == 1
+    tree_invariants(tree, ShapeBoxes(lower, lower + 1.0), balanced=True)
+    nodes = tree.nodes
+    parent = nodes.parent[tree.leaf_of_row[0]]
+    sibling = nodes.child1[parent] + nodes.child2[parent] - tree.leaf_of_row[0]
+    assert sibling != old_sibling
+    # Its new parent encloses it and boxes near x = 30, not the whole line.
+    assert nodes.lower[parent, 0] >= 20.0
+
+
+def test_the_stage_is_rebuilt_after_as_many_renewals_as_four_times_its_leaves():
+    # The boxes step back and forth together, out of their fat boxes each call: 50 renewals
+    # a call, so the 200 renewals that make the tree due for a rebuild come at the fourth.
+    assert TREE_REBUILD_RENEWALS == 4.0
+    rng = np.random.default_rng(8)
+    centers, half = scene("uniform", 50, rng)
+    filters = random_filters(rng, 50)
+    tree = DynamicTree()
+    tree(ShapeBoxes(centers - half, centers + half), filters)
+    assert tree.renewed_since_rebuild == 0  # all new: built from the top at once
+    counts = []
+    for step in range(9):
+        centers = centers + (-1.0) ** step
+        boxes = ShapeBoxes(centers - half, centers + half)
+        np.testing.assert_array_equal(tree(boxes, filters), naive_pairs(boxes, filters))
+        assert tree.moved_last == 50
+        counts.append(tree.renewed_since_rebuild)
+        tree_invariants(tree, boxes)
+        np.testing.assert_array_equal(tree.candidates()[1], fat_box_pairs(tree))
+    assert counts == [50, 100, 150, 0, 50, 100, 150, 0, 50]
+
+
+def test_a_tree_built_from_the_top_does_not_depend_on_the_order_of_its_boxes():
+    # Inserted one by one, sorted boxes make a worse tree than shuffled ones (chapter 12);
+    # built from the top, each node's leaves depend only on where the boxes are.
+    field = pb.scenes.box_field("uniform", 2000, seed=8)
+    filters = pb.scenes.free_filters(2000)
+    built = []
+    for order in (np.random.default_rng(0).permutation(2000), np.argsort(field.lower[:, 0])):
+        boxes = ShapeBoxes(field.lower[order], field.upper[order])
+        tree = DynamicTree()
+        np.testing.assert_array_equal(tree(boxes, filters), naive_pairs(boxes, filters))
+        tree_invariants(tree, boxes)
+        built.append((tree.height, tree.area_ratio))
+    assert built[0][0] == built[1][0]
+    assert built[0][1] == pytest.approx(built[1][1], rel=1e-12)
+    # A row of boxes is halved at every node: a perfect tree.
+    line = np.column_stack([np.arange(1024.0) * 3.0, np.zeros(1024)])
+    tree = DynamicTree()
+    tree(ShapeBoxes(line, line + 1.0), pb.scenes.free_filters(1024))
+    assert tree.height == 10
+
+
+def test_rebuild_keeps_the_pairs_and_the_queries():
+    rng = np.random.default_rng(9)
+    centers, half = scene("sizes", 300, rng)
+    lower, upper = centers - half, centers + half
+    filters = random_filters(rng, 300)
+    tree = DynamicTree(margin=0.0, prediction=0.0)
+    tree.update(ShapeBoxes(lower, upper))
+    before = tree.height
+    tree.rebuild()
+    tree_invariants(tree, ShapeBoxes(lower, upper))
+    assert tree.height <= max(before, np.log(300) / np.log(1.5) + 1)
+    np.testing.assert_array_equal(tree(ShapeBoxes(lower, upper), filters),
+                                  naive_pairs(ShapeBoxes(lower, upper), filters))
+    for _ in range(30):
+        a, b = rng.uniform(-5, 40, 2), rng.uniform(-5, 40, 2)
+        low, high = np.minimum(a, b), np.maximum(a, b)
+        expected = np.flatnonzero(np.all(lower <= high, axis=1) & np.all(low <= upper, axis=1))
+        np.testing.assert_array_equal(tree.query(low, high), expected)
+        rows, visited = tree.segment_query(a, b - a)
+        crossed = [row for row in range(300) if _segment_crosses(a, b - a, lower[row],
+                                                                     upper[row])]
+        np.testing.assert_array_equal(rows, crossed)
+        assert visited[0] == tree.root
+    # Boxes all at one point cannot be split by a plane: the list is halved.
+    same = DynamicTree()
+    same.update(ShapeBoxes(np.zeros((37, 2)), np.ones((37, 2))))
+    same.rebuild()
+    tree_invariants(same)
+    assert same.height == 6
+
+
+def _segment_crosses(origin, translation, lower, upper) -> bool:
+    """The slab test written out: the parameter intervals inside the box along x and y
+    meet each other and [0, 1]."""
+    enter, leave = 0.0, 1.0
+    for axis in range(2):
+        if translation[axis] == 0.0:
+            if not lower[axis] <= origin[axis] <= upper[axis]:
+                return False
+            continue
+        t0 = (lower[axis] - origin[axis]) / translation[axis]
+        t1 = (upper[axis] - origin[axis]) / translation[axis]
+        enter, leave = max(enter, min(t0, t1)), min(leave, max(t0, t1))
+    return enter <= leave
 
 
 def test_tree_queries_equal_brute_force():

@@ -2,8 +2,9 @@
 (chapter 12); the world's default broad phase, and what its queries walk.
 
 Each leaf holds a *fat* box: the shape's box grown by a margin and stretched along its
-recent motion. A leaf moves in the tree only when its shape's box leaves the fat box, so
-most steps move few leaves. Every internal node's box encloses its two children's.
+recent motion. A leaf is *renewed* (given a new fat box) only when its shape's box leaves the
+fat box, so most steps renew few leaves. Every internal node's box encloses its two
+children's.
 
 *Insertion* walks down from the root choosing, at each node, the cheaper of making the new
 leaf a sibling of the node or descending into one child, by the surface-area heuristic: in
@@ -13,10 +14,21 @@ a node whose children's heights differ by more than one is *rotated*: the taller
 its place and the node takes the shorter grandchild, as in an AVL tree, so the height stays
 O(log N).
 
-*Pairs* are kept from step to step as the set of rows whose fat boxes overlap. Only a moved
-leaf can gain or lose partners: its old pairs are dropped and the tree is queried with its
-fat box for the new ones. The answer is then the candidates whose actual boxes overlap and
-whose filters pass: exactly the pairs of every other method.
+A renewed leaf stays where it is in the tree, as in Box2D v3: its new fat box is written
+in place and its ancestors refitted, up to the first one whose box does not change.
+Only a leaf that wandered away from its sibling is taken out and inserted again. Bodies that
+move together, as a falling pile or a crowd, thus cost a few box updates each, not a walk
+down and up the tree; and so that the tree stays good when they do not, it is *rebuilt* from
+the top (each node's leaves split at the middle of their centres along the longer side)
+once it has renewed :data:`~physbook.constants.TREE_REBUILD_RENEWALS` times as many leaves as
+it holds; the stage also builds it so at once when most of its leaves are new.
+
+*Pairs* are kept from step to step as the set of rows whose fat boxes overlap. Only a renewed
+leaf can gain or lose partners: its old pairs are dropped and its new ones found, by
+querying the tree with its fat box when few leaves were renewed, else by one descent of the
+tree against itself that enters only the subtrees holding a renewed leaf (*marked* nodes).
+The answer is then the candidates whose actual boxes overlap and whose filters pass: exactly
+the pairs of every other method.
 """
 
 from __future__ import annotations
@@ -36,7 +48,14 @@ from physbook.broadphase.pairs import (
     removed_rows,
     stage_input,
 )
-from physbook.constants import TREE_MARGIN, TREE_PREDICTION, TREE_SHRINK_MARGINS
+from physbook.constants import (
+    TREE_DESCENT_SHARE,
+    TREE_MARGIN,
+    TREE_PREDICTION,
+    TREE_REBUILD_RENEWALS,
+    TREE_SHRINK_MARGINS,
+    TREE_WANDER_RATIO,
+)
 
 _NULL = -1
 
@@ -45,7 +64,9 @@ class TreeNodes(NamedTuple):
     """The nodes of a tree, by node index: ``lower``, ``upper`` (C, 2) box corners (m);
     ``parent``, ``child1``, ``child2`` (C,) node indices (−1 for none); ``height`` (C,) 0 for
     a leaf, −1 for a free node; ``row`` (C,) the box row a leaf holds (−1 if internal);
-    ``free_next`` (C,) the next free node."""
+    ``free_next`` (C,) the next free node; ``marked`` (C,) during a search for pairs, the
+    row of the one renewed leaf at or below the node, −2 if there are several (−1 for none,
+    and between searches)."""
 
     lower: np.ndarray
     upper: np.ndarray
@@ -55,15 +76,17 @@ class TreeNodes(NamedTuple):
     height: np.ndarray
     row: np.ndarray
     free_next: np.ndarray
+    marked: np.ndarray
 
 
-# State of a tree, one int64 array: the root node and the head of the free list.
-_ROOT, _FREE = 0, 1
+# State of a tree, one int64 array: the root node, the head of the free list, and how many
+# leaves were renewed since the tree was last rebuilt.
+_ROOT, _FREE, _RENEWED = 0, 1, 2
 
 
 def _empty_nodes(capacity: int) -> TreeNodes:
     nodes = TreeNodes(np.zeros((capacity, 2)), np.zeros((capacity, 2)),
-                      *(np.full(capacity, _NULL, np.int64) for _ in range(6)))
+                      *(np.full(capacity, _NULL, np.int64) for _ in range(7)))
     nodes.free_next[:-1] = np.arange(1, capacity)
     return nodes
 
@@ -259,6 +282,49 @@ def _remove_leaf(lower, upper, parent, child1, child2, height, row, free_next, s
 
 
 @njit(refcounted=False)
+def _refit_upwards(lower, upper, parent, child1, child2, index):
+    """Refit node ``index`` and its ancestors to their children's boxes, up to the first
+    whose box stays the same: the boxes above it are then unchanged too. No node moves, so
+    the heights stay as they are."""
+    while index != _NULL:
+        a = child1[index]
+        b = child2[index]
+        low_x = min(lower[a, 0], lower[b, 0])
+        low_y = min(lower[a, 1], lower[b, 1])
+        high_x = max(upper[a, 0], upper[b, 0])
+        high_y = max(upper[a, 1], upper[b, 1])
+        if (low_x == lower[index, 0] and low_y == lower[index, 1]
+                and high_x == upper[index, 0] and high_y == upper[index, 1]):
+            return
+        lower[index, 0] = low_x
+        lower[index, 1] = low_y
+        upper[index, 0] = high_x
+        upper[index, 1] = high_y
+        index = parent[index]
+
+
+@njit(refcounted=False)
+def _wandered(lower, upper, parent, child1, child2, leaf):
+    """Whether ``leaf``, its new fat box set, has wandered away from its sibling: the box
+    enclosing both would have more than :data:`~physbook.constants.TREE_WANDER_RATIO` times
+    their two perimeters. Bodies moving together keep their siblings near; a body that
+    crossed the world would otherwise stretch every box above it along its way."""
+    above = parent[leaf]
+    if above == _NULL:
+        return False
+    sibling = child2[above] if child1[above] == leaf else child1[above]
+    low_x = lower[leaf, 0]
+    low_y = lower[leaf, 1]
+    high_x = upper[leaf, 0]
+    high_y = upper[leaf, 1]
+    both = _union_perimeter(lower, upper, sibling, low_x, low_y, high_x, high_y)
+    apart = (_perimeter(low_x, low_y, high_x, high_y)
+             + _perimeter(lower[sibling, 0], lower[sibling, 1], upper[sibling, 0],
+                          upper[sibling, 1]))
+    return both > TREE_WANDER_RATIO * apart
+
+
+@njit(refcounted=False)
 def _fatten(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction):
     """Leaf box = the row's box grown by ``margin`` and stretched by ``prediction`` times
     its displacement (dx, dy) in the direction of motion."""
@@ -297,13 +363,14 @@ def _fits(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, predict
 def _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin, prediction,
           shrink):
     """Bring the leaves to rows 0 .. S − 1 of the boxes: insert the rows from ``known`` on,
-    and reinsert a leaf whose fat box no longer serves its box (see :func:`_fits`).
-    Sets ``moved`` for every row inserted; returns how many."""
+    and renew a leaf whose fat box no longer serves its box (see :func:`_fits`), in place
+    unless it wandered from its sibling (:func:`_wandered`). Sets ``moved`` for every row
+    inserted or renewed; returns how many."""
     # Columns are taken out of the tuple once: reading a field of a tuple of arrays in a
     # hot loop costs a reference count increment and decrement each time.
-    fat_lower, fat_upper, parent, child1, child2, height, leaf_row, free_next = nodes
+    fat_lower, fat_upper, parent, child1, child2, height, leaf_row, free_next, _ = nodes
     count = lower.shape[0]
-    inserted = 0
+    renewed = 0
     for row in range(count):
         center_x = 0.5 * (lower[row, 0] + upper[row, 0])
         center_y = 0.5 * (lower[row, 1] + upper[row, 1])
@@ -312,25 +379,160 @@ def _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin
             leaf_row[leaf] = row
             leaf_of_row[row] = leaf
             _fatten(fat_lower, fat_upper, leaf, lower, upper, row, 0.0, 0.0, margin, 0.0)
+            _insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
+                         free_next, state, leaf)
         else:
             leaf = leaf_of_row[row]
             dx = center_x - centers[row, 0]
             dy = center_y - centers[row, 1]
-            centers[row, 0] = center_x
-            centers[row, 1] = center_y
             if _fits(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction,
                      shrink):
+                centers[row, 0] = center_x
+                centers[row, 1] = center_y
                 continue
-            _remove_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
-                         free_next, state, leaf)
             _fatten(fat_lower, fat_upper, leaf, lower, upper, row, dx, dy, margin, prediction)
-        _insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row, free_next,
-                     state, leaf)
+            if _wandered(fat_lower, fat_upper, parent, child1, child2, leaf):
+                _remove_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
+                             free_next, state, leaf)
+                _insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
+                             free_next, state, leaf)
+            else:
+                _refit_upwards(fat_lower, fat_upper, parent, child1, child2, parent[leaf])
+            state[_RENEWED] += 1
         centers[row, 0] = center_x
         centers[row, 1] = center_y
         moved[row] = True
-        inserted += 1
-    return inserted
+        renewed += 1
+    return renewed
+
+
+@njit(refcounted=False)
+def _partition(centers, leaves, start, end, axis, plane):
+    """Reorder ``leaves[start:end]`` with their ``centers`` so that those whose centre lies
+    below ``plane`` along ``axis`` come first; returns where the others start. Two indices
+    walk in from both ends and swap the pairs they find on the wrong sides (Hoare's)."""
+    below = start
+    above = end - 1
+    for _ in range(end - start):  # each pass settles at least one leaf
+        while below <= above and centers[below, axis] < plane:
+            below += 1
+        while below <= above and centers[above, axis] >= plane:
+            above -= 1
+        if below >= above:
+            break
+        leaves[below], leaves[above] = leaves[above], leaves[below]
+        for side in range(2):
+            centers[below, side], centers[above, side] = (centers[above, side],
+                                                          centers[below, side])
+        below += 1
+        above -= 1
+    return below
+
+
+@njit(refcounted=False)
+def _split(centers, leaves, start, end, axis, low, high):
+    """Split ``leaves[start:end]``, whose centres span ``low`` .. ``high`` along ``axis``, in
+    two; returns where the second part starts.
+
+    The plane goes through the middle of that span, which keeps apart groups of boxes with
+    a gap between them. While it leaves fewer than a third of the leaves on one side, it is
+    moved halfway towards the other end (at most 64 times, about as often as a float can be
+    halved); with a third on each side, the tree stays below log₁.₅ N + 1 levels. Leaves
+    whose centres it cannot tell apart are split at the middle of the list."""
+    fewest = max(1, (end - start) // 3)
+    first = start  # leaves[start:first] lie below every plane left to try,
+    last = end  # leaves[last:end] above it
+    for _ in range(64):
+        plane = 0.5 * (low + high)
+        if not low < plane < high:
+            break
+        middle = _partition(centers, leaves, first, last, axis, plane)
+        if middle - start < fewest:
+            first = middle
+            low = plane
+        elif end - middle < fewest:
+            last = middle
+            high = plane
+        else:
+            return middle
+    return start + (end - start) // 2
+
+
+@njit
+def _rebuild(nodes, state, leaf_of_row, count):
+    """Rebuild the tree of the leaves of rows 0 .. ``count`` − 1 from the top, reusing its
+    internal nodes: the leaves are split in two along the longer side of the box of their
+    fat boxes' centres (:func:`_split`), each part again, down to single leaves, and the
+    boxes and heights are refitted from the leaves up."""
+    lower, upper, parent, child1, child2, height, _, _, _ = nodes
+    state[_RENEWED] = 0
+    if count < 3:  # one shape of tree only
+        return
+    # The internal nodes in index order, handed out parents first, so that the nodes every
+    # descent visits lie together at the front of the columns.
+    spare = np.empty(count - 1, np.int64)
+    found = 0
+    for node in range(height.shape[0]):
+        if height[node] > 0:
+            spare[found] = node
+            found += 1
+    leaves = leaf_of_row[:count].copy()
+    centers = np.empty((count, 2))
+    for k in range(count):
+        centers[k, 0] = 0.5 * (lower[leaves[k], 0] + upper[leaves[k], 0])
+        centers[k, 1] = 0.5 * (lower[leaves[k], 1] + upper[leaves[k], 1])
+    root = spare[0]
+    parent[root] = _NULL
+    state[_ROOT] = root
+    # Parts still to split: (first leaf, end, the node that gets them).
+    parts = np.empty((count, 3), np.int64)
+    parts[0, 0] = 0
+    parts[0, 1] = count
+    parts[0, 2] = root
+    top = 1
+    used = 1
+    while top > 0:
+        top -= 1
+        start, end, node = parts[top, 0], parts[top, 1], parts[top, 2]
+        low_x = high_x = centers[start, 0]
+        low_y = high_y = centers[start, 1]
+        for k in range(start + 1, end):
+            low_x = min(low_x, centers[k, 0])
+            high_x = max(high_x, centers[k, 0])
+            low_y = min(low_y, centers[k, 1])
+            high_y = max(high_y, centers[k, 1])
+        if high_x - low_x >= high_y - low_y:
+            middle = _split(centers, leaves, start, end, 0, low_x, high_x)
+        else:
+            middle = _split(centers, leaves, start, end, 1, low_y, high_y)
+        for first, last in ((start, middle), (middle, end)):
+            if last - first == 1:
+                child = leaves[first]
+            else:
+                child = spare[used]
+                used += 1
+                parts[top, 0] = first
+                parts[top, 1] = last
+                parts[top, 2] = child
+                top += 1
+            parent[child] = node
+            if first == start:
+                child1[node] = child
+            else:
+                child2[node] = child
+    for k in range(count - 2, -1, -1):  # children were handed out after their parents
+        _refit(lower, upper, child1, child2, height, spare[k])
+
+
+@njit
+def _rebuild_if_due(nodes, state, leaf_of_row, count, added):
+    """Rebuild the tree (:func:`_rebuild`) once :data:`~physbook.constants.TREE_REBUILD_RENEWALS`
+    times as many leaves as it holds have been renewed since it was last built, or when the
+    ``added`` leaves just inserted are most of it: inserted one by one, in the order given,
+    they make a worse tree than a build from the top."""
+    if count > 2 and (2 * added > count
+                      or state[_RENEWED] >= TREE_REBUILD_RENEWALS * count):
+        _rebuild(nodes, state, leaf_of_row, count)
 
 
 @njit
@@ -379,13 +581,209 @@ def _overlapping_many(nodes, root, lowers, uppers, stack):
     return queries[:found], rows[:found]
 
 
+# Marks of a node during a search for pairs, besides the row of its one renewed leaf.
+_UNMARKED, _SEVERAL = -1, -2
+
+
+@njit(refcounted=False)
+def _mark(parent, marked, leaf_of_row, moved, count):
+    """Mark the leaves of the moved rows and every node above them: with the row of the one
+    renewed leaf below, or :data:`_SEVERAL`. A walk up stops at a node already marked
+    several, whose ancestors are too."""
+    for m in range(count):
+        if not moved[m]:
+            continue
+        node = leaf_of_row[m]
+        marked[node] = m
+        node = parent[node]
+        while node != _NULL and marked[node] != _SEVERAL:
+            marked[node] = m if marked[node] == _UNMARKED else _SEVERAL
+            node = parent[node]
+
+
+@njit(refcounted=False)
+def _unmark(parent, marked, leaf_of_row, moved, count):
+    """Clear the marks :func:`_mark` set; each walk up stops at a node already clear."""
+    for m in range(count):
+        if not moved[m]:
+            continue
+        node = leaf_of_row[m]
+        while node != _NULL and marked[node] != _UNMARKED:
+            marked[node] = _UNMARKED
+            node = parent[node]
+
+
+@njit
+def _doubled(array, used):
+    """A copy of ``array`` twice as long, holding its first ``used`` entries."""
+    longer = np.empty(2 * array.shape[0], array.dtype)
+    longer[:used] = array[:used]
+    return longer
+
+
+@njit(refcounted=False)
+def _box_overlaps(lower, upper, node, low_x, low_y, high_x, high_y):
+    """Whether node ``node``'s box overlaps the given box (touching counts)."""
+    return not (lower[node, 0] > high_x or low_x > upper[node, 0]
+                or lower[node, 1] > high_y or low_y > upper[node, 1])
+
+
+@njit
+def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, root):
+    """The keys ``a·2³² + b`` (rows a < b) of every two leaves whose boxes overlap and one of
+    which at least is marked, unsorted.
+
+    One descent of the tree against itself, over pairs of nodes whose boxes overlap, one of
+    them at least marked: a marked internal node sends its two children against each other,
+    and each marked child against itself; a pair is split into the pairs of one node with
+    the other's children. Two leaves are met once, as a pair, below the node where their
+    paths from the root part. A node with one renewed leaf below, against one with none, is
+    done by querying the latter with that leaf's box: splitting would walk down to the leaf
+    again from every node above it. Pairs are tested before they are pushed: most fail."""
+    keys = np.empty(64, np.int64)
+    found = 0
+    if root == _NULL or child1[root] == _NULL or marked[root] == _UNMARKED:
+        return keys[:0]
+    # Pairs to visit, (a, b) at 2k and 2k + 1; (a, a) stands for a's subtree against itself.
+    pairs = np.empty(8 * height[root] + 16, np.int64)
+    pairs[0] = root
+    pairs[1] = root
+    top = 2
+    stack = np.empty(2 * height[root] + 4, np.int64)  # a query's nodes
+    while top > 0:
+        top -= 2
+        a = pairs[top]
+        b = pairs[top + 1]
+        if top + 6 > pairs.shape[0]:
+            pairs = _doubled(pairs, top)
+        if a == b:
+            first = child1[a]
+            second = child2[a]
+            if ((marked[first] != _UNMARKED or marked[second] != _UNMARKED)
+                    and _boxes_overlap(lower, upper, first, second)):
+                pairs[top] = first
+                pairs[top + 1] = second
+                top += 2
+            for child in (first, second):
+                if marked[child] != _UNMARKED and child1[child] != _NULL:
+                    pairs[top] = child
+                    pairs[top + 1] = child
+                    top += 2
+            continue
+        if ((marked[a] >= 0 and marked[b] == _UNMARKED)
+                or (marked[b] >= 0 and marked[a] == _UNMARKED)):
+            renewed, other = (marked[a], b) if marked[a] >= 0 else (marked[b], a)
+            leaf = leaf_of_row[renewed]
+            low_x = lower[leaf, 0]
+            low_y = lower[leaf, 1]
+            high_x = upper[leaf, 0]
+            high_y = upper[leaf, 1]
+            if not _box_overlaps(lower, upper, other, low_x, low_y, high_x, high_y):
+                continue
+            # The query, written out here: a call would take and drop a reference to each
+            # column, which costs more than the few nodes most of these queries visit.
+            stack[0] = other
+            depth = 1
+            while depth > 0:
+                depth -= 1
+                node = stack[depth]
+                if child1[node] != _NULL:
+                    for child in (child1[node], child2[node]):
+                        if _box_overlaps(lower, upper, child, low_x, low_y, high_x, high_y):
+                            stack[depth] = child
+                            depth += 1
+                    continue
+                if found == keys.shape[0]:
+                    keys = _doubled(keys, found)
+                keys[found] = (min(row[node], renewed) << 32) + max(row[node], renewed)
+                found += 1
+            continue
+        a_leaf = child1[a] == _NULL
+        b_leaf = child1[b] == _NULL
+        if a_leaf and b_leaf:
+            if found == keys.shape[0]:
+                keys = _doubled(keys, found)
+            keys[found] = (min(row[a], row[b]) << 32) + max(row[a], row[b])
+            found += 1
+            continue
+        # A marked node against an unmarked one is split first: its unmarked children then
+        # drop out at once. Else the taller one is split.
+        marked_a = marked[a] != _UNMARKED
+        marked_b = marked[b] != _UNMARKED
+        if b_leaf or (not a_leaf and ((marked_a and not marked_b)
+                                      or (marked_a == marked_b and height[a] >= height[b]))):
+            split, kept = a, b
+        else:
+            split, kept = b, a
+        for child in (child1[split], child2[split]):
+            if ((marked[kept] != _UNMARKED or marked[child] != _UNMARKED)
+                    and _boxes_overlap(lower, upper, child, kept)):
+                pairs[top] = child
+                pairs[top + 1] = kept
+                top += 2
+    return keys[:found]
+
+
+@njit
+def _queried_keys(lower, upper, child1, child2, height, row, leaf_of_row, moved, count, root):
+    """The keys of every two leaves whose boxes overlap and one of which at least holds a
+    moved row, unsorted: the tree queried from the root with each moved row's box."""
+    stack = np.empty(2 * (height[root] + 2) if root != _NULL else 2, np.int64)
+    keys = np.empty(64, np.int64)
+    found = 0
+    hits = np.empty(64, np.int64)
+    for m in range(count):
+        if not moved[m]:
+            continue
+        leaf = leaf_of_row[m]
+        hits, hit_count = _overlapping_leaves(lower, upper, child1, child2, height, row, root,
+                                              lower[leaf, 0], lower[leaf, 1], upper[leaf, 0],
+                                              upper[leaf, 1], stack, hits, 0)
+        for h in range(hit_count):
+            other = hits[h]
+            # A pair of two moved rows is found from both: keep it from the lower row.
+            if other == m or (moved[other] and other < m):
+                continue
+            if found == keys.shape[0]:
+                keys = _doubled(keys, found)
+            keys[found] = (min(m, other) << 32) + max(m, other)
+            found += 1
+    return keys[:found]
+
+
+@njit
+def _sorted_keys(keys, count):
+    """``keys`` (rows below ``count``) sorted. Many keys are sorted by counting, first by b
+    and then, keeping that order, by a: two passes over the keys and the rows, where a
+    comparison sort would take log₂ K passes."""
+    if 8 * keys.shape[0] < count:
+        return np.sort(keys)
+    tallies = np.empty(count + 1, np.int64)
+    source = keys
+    target = np.empty_like(keys)
+    for shift in (0, 32):
+        tallies[:] = 0
+        for k in range(source.shape[0]):
+            tallies[((source[k] >> shift) & 0xFFFFFFFF) + 1] += 1
+        for row in range(count):
+            tallies[row + 1] += tallies[row]
+        for k in range(source.shape[0]):
+            digit = (source[k] >> shift) & 0xFFFFFFFF
+            target[tallies[digit]] = source[k]
+            tallies[digit] += 1
+        source, target = target, source
+    return source
+
+
 @njit
 def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
     """The rows whose fat boxes overlap, as sorted keys ``a·2³² + b`` (a < b): last step's
-    keys between unmoved rows, and the tree queried with each moved row's fat box."""
-    fat_lower, fat_upper, _, child1, child2, height, leaf_row, _ = nodes
-    root = state[_ROOT]
-    stack = np.empty(2 * (height[root] + 2) if root != _NULL else 2, np.int64)
+    keys between unmoved rows, and those of the moved rows' leaves: found by querying the
+    tree with each (:func:`_queried_keys`), or, when at least one row in
+    :data:`~physbook.constants.TREE_DESCENT_SHARE` moved, by marking their leaves and
+    descending the tree against itself (:func:`_fresh_keys`), which walks the nodes near
+    the root once for all of them."""
+    fat_lower, fat_upper, parent, child1, child2, height, leaf_row, _, marked = nodes
     kept = np.empty(old_keys.shape[0], np.int64)
     size = 0
     for k in range(old_keys.shape[0]):
@@ -394,25 +792,20 @@ def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
         if a < count and b < count and not moved[a] and not moved[b]:
             kept[size] = old_keys[k]
             size += 1
-    fresh = np.empty(16, np.int64)
-    fresh_count = 0
-    hits = np.empty(64, np.int64)
+    root = state[_ROOT]
+    moved_count = 0
     for m in range(count):
-        if not moved[m]:
-            continue
-        leaf = leaf_of_row[m]
-        hits, found = _overlapping_leaves(fat_lower, fat_upper, child1, child2, height,
-                                          leaf_row, root, fat_lower[leaf, 0],
-                                          fat_lower[leaf, 1], fat_upper[leaf, 0],
-                                          fat_upper[leaf, 1], stack, hits, 0)
-        for h in range(found):
-            other = hits[h]
-            # A pair of two moved rows is found from both: keep it from the lower row.
-            if other == m or (moved[other] and other < m):
-                continue
-            fresh = _appended(fresh, fresh_count, (min(m, other) << 32) + max(m, other))
-            fresh_count += 1
-    fresh = np.sort(fresh[:fresh_count])
+        moved_count += moved[m]
+    if moved_count * TREE_DESCENT_SHARE >= count:
+        _mark(parent, marked, leaf_of_row, moved, count)
+        fresh = _fresh_keys(fat_lower, fat_upper, child1, child2, height, leaf_row, marked,
+                            leaf_of_row, root)
+        _unmark(parent, marked, leaf_of_row, moved, count)
+    else:
+        fresh = _queried_keys(fat_lower, fat_upper, child1, child2, height, leaf_row,
+                              leaf_of_row, moved, count, root)
+    fresh = _sorted_keys(fresh, count)
+    fresh_count = fresh.shape[0]
     # Merge two sorted, disjoint lists (a kept key has no moved row, a fresh one has one).
     merged = np.empty(size + fresh_count, np.int64)
     i = j = 0
@@ -447,24 +840,25 @@ def overlapping_pairs(keys, lower, upper, filters):
 @njit
 def sync_and_pair(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin,
                    prediction, shrink, keys, filters):
-    """One update of the tree stage: :func:`_sync`, then the candidate keys, then the
-    pairs; returns (leaves moved, new keys, pairs)."""
+    """One update of the tree stage: :func:`_sync`, a rebuild if one is due, then the
+    candidate keys, then the pairs; returns (leaves inserted or renewed, new keys, pairs)."""
     count = lower.shape[0]
-    inserted = _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin,
-                     prediction, shrink)
+    renewed = _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin,
+                    prediction, shrink)
+    _rebuild_if_due(nodes, state, leaf_of_row, count, count - min(known, count))
     # With no leaf moved (by this update or an update() before it) the keys stay as they
     # are, and so does the array: a step at rest allocates none.
-    if inserted or moved[:count].any():
+    if renewed or moved[:count].any():
         keys = _candidate_keys(nodes, state, leaf_of_row, moved, keys, count)
         moved[:count] = False
-    return inserted, keys, overlapping_pairs(keys, lower, upper, filters)
+    return renewed, keys, overlapping_pairs(keys, lower, upper, filters)
 
 
 @njit
 def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
     """Rows of the leaves whose boxes the segment origin + t·(dx, dy), t ∈ [0, 1], crosses,
     and into ``visited`` the nodes the walk tested (−1 after the last); returns the rows."""
-    lower, upper, _, child1, child2, height, row, _ = nodes
+    lower, upper, _, child1, child2, height, row, _, _ = nodes
     out = np.empty(16, np.int64)
     found = 0
     seen = 0
@@ -511,7 +905,7 @@ def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
 def _remove_rows(nodes, state, leaf_of_row, centers, moved, removed, count):
     """Drop the leaves of the sorted rows ``removed`` (of ``count``) and renumber the rows
     behind them, which move up; returns the new count."""
-    lower, upper, parent, child1, child2, height, leaf_row, free_next = nodes
+    lower, upper, parent, child1, child2, height, leaf_row, free_next, _ = nodes
     r = 0
     kept = 0
     for row in range(count):
@@ -564,13 +958,13 @@ class DynamicTree:
         self.margin = _check.non_negative_scalar(margin, "margin")
         self.prediction = _check.non_negative_scalar(prediction, "prediction")
         self._nodes = _empty_nodes(16)
-        self._state = np.array([_NULL, 0], np.int64)
+        self._state = np.array([_NULL, 0, 0], np.int64)
         self._leaf_of_row = np.full(8, _NULL, np.int64)
         self._centers = np.zeros((8, 2))
         self._moved = np.zeros(8, np.bool_)
         self._count = 0
         self._keys = np.empty(0, np.int64)
-        self.moved_last = 0  #: leaves (re)inserted by the last update
+        self.moved_last = 0  #: leaves inserted or renewed by the last update
 
     # --- the stage -------------------------------------------------------------------
 
@@ -599,7 +993,7 @@ class DynamicTree:
 
     def accept(self, count: int, keys: np.ndarray, moved: int) -> None:
         """A compiled step updated the tree to ``count`` rows; ``keys`` are its candidate
-        keys and ``moved`` the leaves it (re)inserted."""
+        keys and ``moved`` the leaves it inserted or renewed."""
         self._count = count
         self._keys = keys
         self.moved_last = int(moved)
@@ -611,9 +1005,9 @@ class DynamicTree:
 
     def update(self, boxes: ShapeBoxes) -> int:
         """Make the leaves hold rows 0 .. S − 1 of ``boxes`` (checked input): rows beyond
-        them are removed, new rows inserted, and a leaf whose box left its fat box moved.
-        Returns how many leaves were (re)inserted; their pairs are found at the next
-        :meth:`pairs`."""
+        them are removed, new rows inserted, and a leaf whose box left its fat box renewed
+        (the tree rebuilt when that is due). Returns how many leaves were inserted or
+        renewed; their pairs are found at the next :meth:`pairs`."""
         lower, upper = boxes
         count = self._prepare(len(lower))
         self.moved_last = int(_sync(self._nodes, self._state, self._leaf_of_row,
@@ -621,7 +1015,15 @@ class DynamicTree:
                                     self.margin, self.prediction,
                                     TREE_SHRINK_MARGINS * self.margin))
         self._count = count
+        _rebuild_if_due(self._nodes, self._state, self._leaf_of_row, count, 0)
         return self.moved_last
+
+    def rebuild(self) -> None:
+        """Rebuild the tree from the top (each node's leaves split at the middle of their
+        centres along the longer side), keeping every leaf's fat box. The tree does so
+        itself once it has renewed :data:`~physbook.constants.TREE_REBUILD_RENEWALS` times
+        as many leaves as it holds, and the stage when most of its leaves are new."""
+        _rebuild(self._nodes, self._state, self._leaf_of_row, self._count)
 
     def _prepare(self, count: int) -> int:
         """Drop the leaves of rows beyond ``count`` and make room for ``count`` rows."""
@@ -719,6 +1121,13 @@ class DynamicTree:
     def leaf_of_row(self) -> np.ndarray:
         """The leaf node of each row (a copy)."""
         return self._leaf_of_row[: self._count].copy()
+
+    @property
+    def renewed_since_rebuild(self) -> int:
+        """Leaves renewed since the tree was last built from the top; at
+        :data:`~physbook.constants.TREE_REBUILD_RENEWALS` times the leaf count it is
+        rebuilt."""
+        return int(self._state[_RENEWED])
 
     @property
     def height(self) -> int:

@@ -326,11 +326,19 @@ def shape_aabbs(shapes, origins, angles, margins, lower, upper):
                 upper)
     for s in range(count):
         b = body[s]
-        cosine = np.cos(angles[b])
-        sine = np.sin(angles[b])
-        low_x, low_y, high_x, high_y = vertex_extent(
-            vertices, vertex_start[s], vertex_count[s], cosine, sine, origins[b, 0],
-            origins[b, 1])
+        start = vertex_start[s]
+        if (kind[s] == CIRCLE and vertex_count[s] == 1 and vertices[start, 0] == 0.0
+                and vertices[start, 1] == 0.0):
+            # A circle on its body's origin (most are) is not turned, R(θ)·0 = 0, and its
+            # cosine and sine, the dearest part of a box, are not taken. Zero times the
+            # angle stands in for both: a NaN or infinite angle still spoils the box.
+            unturned = 0.0 * angles[b]
+            low_x, low_y, high_x, high_y = vertex_extent(
+                vertices, start, 1, unturned, unturned, origins[b, 0], origins[b, 1])
+        else:
+            low_x, low_y, high_x, high_y = vertex_extent(
+                vertices, start, vertex_count[s], np.cos(angles[b]), np.sin(angles[b]),
+                origins[b, 0], origins[b, 1])
         r = (radius[s] if kind[s] == CIRCLE else 0.0) + margins[s]
         lower[s, 0] = low_x - r
         lower[s, 1] = low_y - r
