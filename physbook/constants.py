@@ -186,6 +186,11 @@ COLOURS = 32
 #: each line two instructions of four).
 LANES = 8
 
+#: A group of fewer contacts than this is solved row by row, not in lanes: gathering its
+#: bodies' velocities into lanes and scattering them back costs about what solving five or
+#: six two-point contacts one after the other does.
+LANE_MINIMUM = 6
+
 #: The parallel soft step solves a colour of fewer contact rows than this on one thread:
 #: starting the threads would cost more than the rows.
 PARALLEL_ROWS = 128
