@@ -906,16 +906,49 @@ def project_positions(contacts, bodies, work, fraction, slop):
 def update_motion(centers, angles, awake, motion):
     """Refresh each body's motion since prepare: Δc = c − c₀ into ``moved``, and the
     rotation Δθ = θ − θ₀ as its cosine and sine (bodies not awake have not moved: the zero
-    motion from prepare stands)."""
+    motion from prepare stands).
+
+    A turn of at most :data:`SERIES_TURN` takes the cosine and sine of :func:`turn_series`:
+    one loop of plain arithmetic over the bodies, which the compiler runs in vector lanes,
+    where the library's cos and sin are a call per body (in a settled pile, nine tenths of
+    this stage's time). The rare larger turn takes the library's.
+    """
     start_centers, start_angles, delta_cos, delta_sin, _, moved = motion
-    for i in range(angles.shape[0]):
-        if not awake[i]:
-            continue
+    count = angles.shape[0]
+    for i in range(count):
         moved[i, 0] = centers[i, 0] - start_centers[i, 0]
         moved[i, 1] = centers[i, 1] - start_centers[i, 1]
+    large = False
+    for i in range(count):
         turn = angles[i] - start_angles[i]
-        delta_cos[i] = math.cos(turn)
-        delta_sin[i] = math.sin(turn)
+        delta_cos[i], delta_sin[i] = turn_series(turn)
+        large |= abs(turn) > SERIES_TURN
+    if large:
+        for i in range(count):
+            turn = angles[i] - start_angles[i]
+            if abs(turn) > SERIES_TURN:
+                delta_cos[i] = math.cos(turn)
+                delta_sin[i] = math.sin(turn)
+
+
+#: The largest turn (rad) whose cosine and sine :func:`update_motion` takes from
+#: :func:`turn_series`. Its terms then fall below 10⁻¹⁸ by the 16th power.
+SERIES_TURN = 0.5
+
+
+@njit(refcounted=False, inline=True)
+def turn_series(x):
+    """(cos x, sin x) by their Taylor series to the 14th and 15th powers, summed by Horner's
+    rule in x². For |x| ≤ :data:`SERIES_TURN` the terms left out are below 10⁻¹⁸, so the
+    result is within the rounding of the sums, a few 10⁻¹⁶."""
+    x2 = x * x
+    cosine = 1.0 + x2 * (-1.0 / 2.0 + x2 * (1.0 / 24.0 + x2 * (
+        -1.0 / 720.0 + x2 * (1.0 / 40320.0 + x2 * (-1.0 / 3628800.0 + x2 * (
+            1.0 / 479001600.0 + x2 * (-1.0 / 87178291200.0)))))))
+    sine = x * (1.0 + x2 * (-1.0 / 6.0 + x2 * (1.0 / 120.0 + x2 * (
+        -1.0 / 5040.0 + x2 * (1.0 / 362880.0 + x2 * (-1.0 / 39916800.0 + x2 * (
+            1.0 / 6227020800.0 + x2 * (-1.0 / 1307674368000.0))))))))
+    return cosine, sine
 
 
 @njit(refcounted=False)

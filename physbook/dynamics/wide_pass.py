@@ -179,8 +179,8 @@ def store_groups(group_count, groups, lanes, order, contacts, bodies, work, scal
 def _gather_velocities(block, lane_bodies, g, width, velocities, spins):
     """Read the velocities of each lane's bodies into group g's block."""
     for lane in range(width):
-        a = lane_bodies[g, 0, lane]
-        b = lane_bodies[g, 1, lane]
+        a = np.uint64(lane_bodies[g, 0, lane])  # unsigned: see warm_start
+        b = np.uint64(lane_bodies[g, 1, lane])
         block[lane + VELOCITY_AX * LANES] = velocities[a, 0]
         block[lane + VELOCITY_AY * LANES] = velocities[a, 1]
         block[lane + SPIN_A * LANES] = spins[a]
@@ -195,8 +195,8 @@ def _scatter_velocities(block, lane_bodies, g, width, velocities, spins):
     empty lane holds the bodies of lane 0 as they were gathered, and lane 0 then writes
     them as they are now. (With no test for empty lanes the loops have no branch.)"""
     for lane in range(width - 1, -1, -1):
-        a = lane_bodies[g, 0, lane]
-        b = lane_bodies[g, 1, lane]
+        a = np.uint64(lane_bodies[g, 0, lane])
+        b = np.uint64(lane_bodies[g, 1, lane])
         velocities[a, 0] = block[lane + VELOCITY_AX * LANES]
         velocities[a, 1] = block[lane + VELOCITY_AY * LANES]
         spins[a] = block[lane + SPIN_A * LANES]
@@ -245,8 +245,8 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
         block = _block(lanes, g)
         _gather_velocities(block, lane_bodies, g, width, velocities, spins)
         for lane in range(width):
-            a = lane_bodies[g, 0, lane]
-            b = lane_bodies[g, 1, lane]
+            a = np.uint64(lane_bodies[g, 0, lane])
+            b = np.uint64(lane_bodies[g, 1, lane])
             # Δc_B − Δc_A, summed as separation_now sums it.
             block[lane + MOVED_X * LANES] = moved[b, 0] - moved[a, 0]
             block[lane + MOVED_Y * LANES] = moved[b, 1] - moved[a, 1]
@@ -261,9 +261,10 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
 @njit(refcounted=False, inline=True)
 def _solve_lanes(block, width, points, inverse_h, use_bias):
     """solve_soft's lines for a contact that cannot bounce, on every lane at once, its
-    branches as selects: normal impulses point by point, then friction. An empty lane,
-    all zeros, computes zeros. (Each point is a call with k a constant, so that the compiler sees the
-    fields' offsets: a loop over a number of points it cannot see is not vectorised.)"""
+    branches as selects: normal impulses point by point, then friction. An empty lane, all
+    zeros, computes zeros. (Each point is a call with k a constant, so that the compiler
+    sees the fields' offsets: a loop over a number of points it cannot see is not
+    vectorised.)"""
     _normal_lanes(block, width, 0, inverse_h, use_bias)
     if points == 2:
         _normal_lanes(block, width, 1, inverse_h, use_bias)
