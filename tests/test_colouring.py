@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import physbook as pb
-from physbook.constants import COLOURS, PARALLEL_ROWS
+from physbook.constants import COLOURS, PARALLEL_ROWS, STATIC_COLOURS
 from physbook.dynamics.colouring import (
     KINDS,
     ONE_POINT,
@@ -35,13 +35,17 @@ from physbook.dynamics.wide_pass import pack_lanes
 
 
 def python_colours(pairs, moving) -> list[int]:
-    """Greedy colouring with sets: each row, in order, takes the lowest colour that no
-    earlier row at one of its moving bodies took, or OVERFLOW if all COLOURS are."""
+    """Greedy colouring with sets: each row, in order, takes the lowest colour below the
+    STATIC_COLOURS at the top that no earlier row at one of its moving bodies took, or, if
+    one of its bodies does not move, the highest such colour of all; OVERFLOW if none is
+    free."""
     taken = [set() for _ in moving]
     colours = []
     for a, b in pairs:
         busy = (taken[a] if moving[a] else set()) | (taken[b] if moving[b] else set())
-        colour = next((c for c in range(COLOURS) if c not in busy), OVERFLOW)
+        choices = (range(COLOURS - STATIC_COLOURS) if moving[a] and moving[b]
+                   else range(COLOURS - 1, -1, -1))
+        colour = next((c for c in choices if c not in busy), OVERFLOW)
         if colour != OVERFLOW:
             for body in (a, b):
                 if moving[body]:
@@ -116,15 +120,21 @@ def test_colouring_is_greedy_proper_and_sorted_stably(graph):
 
 
 def test_a_body_with_more_contacts_than_colours_overflows():
-    # A moving hub touching 40 moving bodies: 32 colours, then 8 rows in the overflow colour.
+    # A moving hub touching 40 moving bodies: the 28 colours below the static ones, then 12
+    # rows in the overflow colour.
     pairs = np.array([[0, k] for k in range(1, 41)], np.int64)
     count, colouring = colour(pairs, np.ones(41, bool))
+    dynamic = COLOURS - STATIC_COLOURS
     assert count == COLOURS + 1
     np.testing.assert_array_equal(colouring.colours[:40],
-                                  list(range(COLOURS)) + [OVERFLOW] * (40 - COLOURS))
-    # A static hub is shared by every colour: one colour does.
+                                  list(range(dynamic)) + [OVERFLOW] * (40 - dynamic))
+    # A static hub is shared by every colour: one colour does, the highest.
     count, colouring = colour(pairs, np.r_[False, np.ones(40, bool)])
-    assert count == 1
+    assert count == COLOURS and set(colouring.colours[:40]) == {COLOURS - 1}
+    # A moving hub on 40 static bodies takes every colour, from the top down.
+    count, colouring = colour(pairs, np.r_[True, np.zeros(40, bool)])
+    np.testing.assert_array_equal(colouring.colours[:40],
+                                  list(range(COLOURS - 1, -1, -1)) + [OVERFLOW] * 8)
 
 
 def _pile(order: str = "colours", parallel: bool = False, base: int = 30,

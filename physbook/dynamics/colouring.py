@@ -8,9 +8,13 @@ velocity an impulse changes (a body of positive inverse mass or inertia) neither
 write what the other does, so they may be solved at once, in any order, with the same
 result. A *colour* is a set of such contacts. Colouring greedily, each contact in row order
 takes the lowest colour that no earlier contact with one of its moving bodies took; a
-static or kinematic body is shared by every colour, since its velocity stays as it is. A
-pair of bodies that are both asleep (or asleep and static) is solved by no stage, and
-takes colour 0 without claiming it at its bodies.
+static or kinematic body is shared by every colour, since its velocity stays as it is. As
+in Box2D v3, a contact with a body that does not move takes the *highest* colour free
+instead, and the top :data:`~physbook.constants.STATIC_COLOURS` colours are kept for such
+contacts: a pass solves them last, so that they hold best (the last contact a Gauss–Seidel
+pass solves is the one it leaves satisfied), and a pile sinks less into the ground. A pair
+of bodies that are both asleep (or asleep and static) is solved by no stage, and takes
+colour 0 without claiming it at its bodies.
 
 The step sorts the contact rows into colour order. Within a colour the order is free (its
 contacts are independent), so its rows are sorted by how they are solved: contacts of two
@@ -40,7 +44,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook._jit import njit, prange, thread_count
-from physbook.constants import COLOURS, LANE_MINIMUM, PARALLEL_ROWS
+from physbook.constants import COLOURS, LANE_MINIMUM, PARALLEL_ROWS, STATIC_COLOURS
 from physbook.dynamics.contact_table import ContactColumns, contact_columns
 from physbook.dynamics.wide_pass import (
     BY_ROWS,
@@ -141,10 +145,18 @@ def colour_contacts(pairs, point_counts, restitutions, inverse_masses, inverse_i
         if moves_b:
             taken |= used[b]
         colour = OVERFLOW
-        for c in range(COLOURS):
-            if not (taken >> c) & 1:
-                colour = c
-                break
+        if moves_a and moves_b:
+            for c in range(COLOURS - STATIC_COLOURS):
+                if not (taken >> c) & 1:
+                    colour = c
+                    break
+        else:
+            # Against a body that does not move: the highest colour free, so that a pass
+            # solves these contacts after the others and they hold best (Box2D v3's rule).
+            for c in range(COLOURS - 1, -1, -1):
+                if not (taken >> c) & 1:
+                    colour = c
+                    break
         if colour < OVERFLOW:
             if moves_a:
                 used[a] |= 1 << colour
