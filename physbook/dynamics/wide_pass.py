@@ -94,8 +94,9 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
         if point_count == BY_ROWS:
             continue
         block = _block(lanes, g)
-        block[:] = 0.0
         first, rows = groups[g, FIRST], groups[g, ROWS]
+        if rows < width:
+            block[:] = 0.0  # the empty lanes' zeros; a full group's lanes write all they read
         for lane in range(width):
             # An empty lane takes the bodies of lane 0 (see _scatter_velocities).
             m = order[first + (lane if lane < rows else 0)]
@@ -137,11 +138,11 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
                 block[lane + (TANGENT_MASS + k) * LANES] = tangent_mass
                 block[lane + (BASE_SEPARATION + k) * LANES] = base_separation(
                     depths[m, k], rax, ray, rbx, rby, nx, ny)
-                if warm_scale != 0.0:
-                    block[lane + (NORMAL_IMPULSE + k) * LANES] = \
-                        warm_scale * carried_normal[m, k]
-                    block[lane + (TANGENT_IMPULSE + k) * LANES] = \
-                        warm_scale * carried_tangent[m, k]
+                block[lane + (NORMAL_IMPULSE + k) * LANES] = \
+                    warm_scale * carried_normal[m, k] if warm_scale != 0.0 else 0.0
+                block[lane + (TANGENT_IMPULSE + k) * LANES] = \
+                    warm_scale * carried_tangent[m, k] if warm_scale != 0.0 else 0.0
+                block[lane + (TOTAL_NORMAL_IMPULSE + k) * LANES] = 0.0
 
 
 @njit(refcounted=False)
