@@ -149,8 +149,9 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     - ``islands`` holds the labels and scratch of chapter 11 with the sleep thresholds;
     - ``reaches`` says how far each body's shapes reach from its centre of mass
       (:func:`~physbook.continuous.shape_reaches`);
-    - ``solver`` holds the solver's settings, work arrays and softnesses, and the soft
-      step's colouring work arrays when it solves in parallel (else None);
+    - ``solver`` holds the solver's settings, work arrays and softnesses, the soft step's
+      colouring work arrays when it solves in colours (else None), and their ``chunks``
+      when it solves on several threads (else None);
     - ``joints`` and the joint work are None in a world without joints (``joint_bodies``
       then has no rows), so that numba compiles that case without the joint stages, as
       the staged pipeline does.
@@ -165,7 +166,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
      prediction, shrink, keys) = tree
     labels, marks, parents, slowest, linear_speed, angular_speed, time_to_sleep = islands
     (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
-     joint_soft, colouring) = solver
+     joint_soft, colouring, threads) = solver
     restitution_table, friction_table = materials
     lower, upper = boxes
     # A state the user wrote must be finite before anything moves (the public boundary).
@@ -211,7 +212,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     if bodies.awake.any():
         solver_step(soft_settings, impulse_settings, contacts, bodies,
                     _work_rows(work, contact_count), motion, joints, joint_work, gravity, dt,
-                    soft, static_soft, joint_soft, colouring)
+                    soft, static_soft, joint_soft, colouring, threads)
     # Which pairs touch and which hit (the events of chapter 12), from the motion saved
     # before the step.
     states = _contact_states(contacts, saved, dt, hit_speed, events, touching)

@@ -192,14 +192,23 @@ RESTITUTION_THRESHOLD = 1.0
 #: Substeps per step of the soft step solver (Box2D v3: 4).
 SUBSTEPS = 8
 
-#: Colours of contacts the parallel soft step solves at once (Box2D v3: 24); a contact that
-#: finds none free, at a body with this many contacts, is solved after them on one thread.
+#: Colours the soft step sorts its contacts into (Box2D v3: 24); a contact that finds none
+#: free, at a body with this many contacts, is solved after them, row by row.
 COLOURS = 32
 
-#: Contacts of a colour the parallel soft step solves at once, one in each lane of the
-#: processor's vector registers (eight float64 with AVX-512; with AVX2 the compiler makes
-#: each line two instructions of four).
+#: The highest this many colours take only contacts with a body that does not move (Box2D
+#: v3: 4), which take colours from the top down and are solved last in each pass.
+STATIC_COLOURS = 4
+
+#: Contacts of a colour the soft step solves at once, one in each lane of the processor's
+#: vector registers (eight float64 with AVX-512; with AVX2 the compiler makes each line two
+#: instructions of four).
 LANES = 8
+
+#: A group of fewer contacts than this is solved row by row, not in lanes: gathering its
+#: bodies' velocities into lanes and scattering them back costs about what solving five or
+#: six two-point contacts one after the other does.
+LANE_MINIMUM = 6
 
 #: The parallel soft step solves a colour of fewer contact rows than this on one thread:
 #: starting the threads would cost more than the rows.

@@ -55,7 +55,12 @@ from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTable
 from physbook.dynamics.motion import speculative_margins, update_origins
 from physbook.dynamics.snapshot import MotionSnapshot, check_finite
-from physbook.dynamics.solvers import COMPILED_SOLVERS, DEFAULT_SOLVER, contact_solver
+from physbook.dynamics.solvers import (
+    COMPILED_SOLVERS,
+    DEFAULT_SOLVER,
+    SoftStepSolver,
+    contact_solver,
+)
 from physbook.events import (
     Contact,
     ContactEvents,
@@ -125,7 +130,7 @@ class _CompiledState(NamedTuple):
     """What :meth:`World._compiled_state` gathered: the ``handle`` (a
     :class:`~physbook.compiled_step.StepState`), the objects and values it was gathered
     from, the two contact sets in the order the handle holds them, the shape count, and the
-    solver's colouring work arrays (None unless it solves in parallel)."""
+    solver's colouring work arrays (None unless it solves in colours)."""
 
     handle: object
     sources: tuple
@@ -363,8 +368,8 @@ class World:
         while True:
             current, old_count, spare = contacts.sets(0)
             state = self._compiled_state(dt, current, spare)
-            if state.colouring is not None:
-                share_out(state.colouring)
+            if state.colouring is not None and self._solver.parallel:
+                share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
             status, value, keys, moved, contact_count, found = step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, keys, known,
@@ -421,7 +426,7 @@ class World:
             capacity, count, len(joints.kinds) if has_joints else None)
         (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, _, tree_margin,
          prediction, shrink, _) = tree.stage_arrays(shape_count)
-        colouring = (solver.colouring(capacity, count) if getattr(solver, "parallel", False)
+        colouring = (solver.colouring(capacity, count) if isinstance(solver, SoftStepSolver)
                      else None)
         islands = (self._islands[:count], self._island_marks[:count],
                    self._island_parents[:count], self._island_slowest[:count],
@@ -436,7 +441,8 @@ class World:
             narrow_scratch(shapes, count), self._snapshot.buffers(count), islands,
             shape_reaches(shapes, bodies.local_centers)[1],
             (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
-             joint_soft, colouring),
+             joint_soft, colouring,
+             colouring.chunks if colouring is not None and solver.parallel else None),
             self._event_buffers(capacity)))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
                                           shape_count, colouring)

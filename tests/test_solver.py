@@ -421,3 +421,36 @@ def test_millimetre_plates_stack_when_the_contact_spring_is_stiff_enough():
     np.testing.assert_allclose(overlaps, predicted, rtol=1e-2)
     # In order, each on the one below: the largest overlap, 0.12 mm, leaves 0.88 mm.
     assert np.all(np.diff(heights) > thickness - 1.01 * predicted.max())
+
+
+def test_the_turn_series_is_cos_and_sin_to_rounding():
+    # Oracle: the C library's cos and sin (within an ulp of the truth). The series leaves
+    # out terms below 1e-18 for |x| <= 0.5; Horner's rule in x² over its eight terms rounds
+    # at most 16 times, each by half an ulp of a value at most 1: 8 ulps of 1 in all.
+    from physbook.dynamics.contact_solver import SERIES_TURN, turn_series
+
+    bound = 8 * np.finfo(float).eps + np.finfo(float).eps  # rounding, and the oracle's ulp
+    turns = np.concatenate([np.linspace(-SERIES_TURN, SERIES_TURN, 20001),
+                            [0.0, -0.0, 1e-300, 1e-9, -1e-9, np.nextafter(SERIES_TURN, 0)]])
+    worst = max(max(abs(c - math.cos(x)), abs(s - math.sin(x)))
+                for x in turns for c, s in [turn_series(x)])
+    assert worst <= bound
+    assert turn_series(0.0) == (1.0, 0.0)   # a body that did not turn has not turned
+
+
+def test_motion_takes_the_series_for_small_turns_and_the_library_for_large():
+    from physbook.dynamics.contact_solver import (
+        SERIES_TURN,
+        body_work_arrays,
+        turn_series,
+        update_motion,
+    )
+
+    turns = np.array([0.0, 1e-4, -0.3, SERIES_TURN, -0.9, 2.5])
+    motion = body_work_arrays(len(turns))
+    centers = np.arange(2.0 * len(turns)).reshape(-1, 2)
+    update_motion(centers, turns, np.ones(len(turns), bool), motion)
+    for i, x in enumerate(turns):
+        expected = turn_series(x) if abs(x) <= SERIES_TURN else (math.cos(x), math.sin(x))
+        assert (motion.delta_cos[i], motion.delta_sin[i]) == expected
+    np.testing.assert_array_equal(motion.moved, centers)  # start centres at 0

@@ -153,10 +153,11 @@ def _write_point(px, py, normal_x, normal_y, separation, feature, slot, points, 
     features[slot] = feature
 
 
-@njit(refcounted=False)
+@njit(refcounted=False, inline=True)
 def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal, points,
                     depths, features):
-    """Contact manifold of two convex polygons given in one frame, by SAT and clipping.
+    """Contact manifold of two convex polygons given in one frame, by SAT and clipping
+    (inlined into the narrow phase, which calls it for every pair of polygons).
 
     Parameters
     ----------

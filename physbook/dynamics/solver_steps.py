@@ -1,10 +1,11 @@
 """Chapters 9–11: the compiled step of each solver, the stages in the order they run.
 
 :func:`impulse_step` is the step of the rigid impulse solvers (chapter 9's, and chapter 10's
-sequential impulses), :func:`soft_step` the soft step's (chapter 10). Both solve the joints of
-chapter 11 (:mod:`physbook.dynamics.joint_solver`) in the same passes as the contacts
-(:mod:`physbook.dynamics.contact_solver`), joints first, as Box2D does: a joint holds
-bodies together whatever touches them, so the contacts see its result. A world without
+sequential impulses), :func:`soft_step` the soft step's (chapter 10), in row order or, through
+:func:`coloured_soft_step`, in colours (:mod:`physbook.dynamics.colouring`). Both solve
+the joints of chapter 11 (:mod:`physbook.dynamics.joint_solver`) in the same passes as the
+contacts (:mod:`physbook.dynamics.contact_solver`), joints first, as Box2D does: a joint
+holds bodies together whatever touches them, so the contacts see its result. A world without
 joints passes ``joints=None`` (and ``joint_work=None``): numba compiles that case
 separately and leaves the joint stages out of it.
 """
@@ -13,9 +14,9 @@ from __future__ import annotations
 
 from physbook._jit import njit
 from physbook.dynamics.colouring import (
-    OVERFLOW,
     colour_contacts,
     gather_contacts,
+    make_groups,
     scatter_impulses,
     solve_soft_coloured,
     warm_start_coloured,
@@ -24,16 +25,19 @@ from physbook.dynamics.contact_solver import (
     BAUMGARTE,
     NONLINEAR,
     PROJECTION,
+    count_overlaps,
     land_early_bounces,
     land_late_bounces,
     prepare_contacts,
+    prepare_rows,
     project_positions,
     set_targets,
     solve_positions,
     solve_soft,
     solve_velocities,
+    start_motion,
     store_impulses,
-    update_rotations,
+    update_motion,
     warm_start,
 )
 from physbook.dynamics.contact_table import contact_rows
@@ -49,7 +53,16 @@ from physbook.dynamics.motion import (
     integrate_velocities,
     update_origins,
 )
-from physbook.dynamics.wide_pass import group_rows, pack_lanes, solve_groups
+from physbook.dynamics.wide_pass import (
+    BY_ROWS,
+    FIRST,
+    POINTS,
+    ROWS,
+    pack_lanes,
+    solve_groups,
+    store_groups,
+    warm_start_groups,
+)
 
 
 @njit(refcounted=False)
@@ -87,7 +100,7 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
     # e² of the step's energy (chapter 9).
     late = land_late_bounces(contacts, bodies, work, gravity, restitution_threshold, dt)
     if position_correction == NONLINEAR or joints is not None:
-        update_rotations(bodies.angles, bodies.awake, motion)
+        update_motion(bodies.centers, bodies.angles, bodies.awake, motion)
     if position_correction == NONLINEAR:
         for _ in range(position_iterations):
             solve_positions(contacts, bodies, work, motion, correction, slop, max_correction)
@@ -103,29 +116,31 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
 
 
 @njit(refcounted=False, inline=True)
-def _warm_start(contacts, bodies, work, colouring, colour_count):
+def _warm_start(contacts, bodies, work, colouring, colour_count, threads):
     """:func:`~physbook.dynamics.contact_solver.warm_start`, in row order or, given a
-    colouring, colour by colour."""
-    if colouring is None or colouring.chunks[0] == 1:
-        # On one thread the colours one after the other are the gathered rows in order,
-        # and a kernel that may start threads costs microseconds to call.
+    colouring, colour by colour, on numba's threads when ``threads`` is not None."""
+    if colouring is None:
         warm_start(contacts, bodies, work)
+    elif threads is None:
+        # The colours one after the other are the groups in order.
+        warm_start_groups((0, colouring.group_starts[colour_count]), colouring.groups,
+                          colouring.lane_bodies, colouring.lanes, contacts, bodies, work)
     else:
         warm_start_coloured(colouring, colour_count, contacts, bodies, work)
 
 
 @njit(refcounted=False, inline=True)
 def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
-                static_soft, push_out_speed, restitution_threshold, colouring, colour_count):
+                static_soft, push_out_speed, restitution_threshold, colouring, colour_count,
+                threads):
     """A pass of :func:`~physbook.dynamics.contact_solver.solve_soft`, in row order or,
-    given a colouring, colour by colour."""
+    given a colouring, colour by colour, on numba's threads when ``threads`` is not None."""
     if colouring is None:
         solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                    static_soft, push_out_speed, restitution_threshold)
-    elif colouring.chunks[0] == 1:
-        # One thread: the colours one after the other are the groups in order.
-        solve_groups((0, colouring.group_starts[colour_count]), colouring.lane_rows,
-                     colouring.by_rows, colouring.lanes, contacts, bodies, work, motion,
+    elif threads is None:
+        solve_groups((0, colouring.group_starts[colour_count]), colouring.groups,
+                     colouring.lane_bodies, colouring.lanes, contacts, bodies, work, motion,
                      gravity, inverse_h, use_bias, soft, static_soft, push_out_speed,
                      restitution_threshold)
     else:
@@ -137,7 +152,8 @@ def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, so
 @njit(refcounted=False)
 def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
               substeps, relax_iterations, soft, static_soft, push_out_speed,
-              restitution_threshold, warm_starting, colouring=None, colour_count=0):
+              restitution_threshold, warm_starting, colouring=None, colour_count=0,
+              threads=None):
     """A step of the soft step solver (Box2D v3's scheme); returns the count of bodies whose
     state is no longer finite.
 
@@ -147,11 +163,15 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     positions and relaxes both. Box2D bounces once, after the last substep; bouncing in
     the substep of the collision lets the body move away for the rest of the step, as it
     would have. ``joint_soft`` is the joints' softness for one substep. Given a
-    ``colouring`` of the contacts into ``colour_count`` colours (see
-    :func:`parallel_soft_step`), each pass solves them colour by colour, eight at a time in
-    vector lanes (:mod:`physbook.dynamics.wide_pass`), on numba's threads.
-    With no contact and no joint the substeps only integrate, and
-    :func:`~physbook.dynamics.motion.integrate_free` runs them body by body.
+    ``colouring`` of the contacts into ``colour_count`` colours, cut into groups (see
+    :func:`coloured_soft_step`), the contacts are prepared, solved and stored colour by
+    colour, group by group, eight contacts at a time in vector lanes
+    (:mod:`physbook.dynamics.wide_pass`), which carry their impulses through the step;
+    ``threads``, the colouring's ``chunks`` or None, says whether each colour is shared out
+    among numba's threads (a separate compilation: a kernel that may start threads costs
+    microseconds to call, even with nothing to share). With no contact and no joint the
+    substeps only integrate, and :func:`~physbook.dynamics.motion.integrate_free` runs them
+    body by body.
     """
     h = dt / substeps
     warm_scale = 1.0 / substeps if warm_starting else 0.0
@@ -160,58 +180,95 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
         return integrate_free(bodies, gravity, h, substeps)
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, warm_scale)
-    prepare_contacts(contacts, bodies, work, motion, warm_scale)
-    if colouring is not None:
-        pack_lanes(colouring.group_starts[colour_count], colouring.lane_rows,
-                   colouring.by_rows, colouring.lanes, contacts, bodies, work, motion, soft,
-                   static_soft, push_out_speed)
-    bad = 0
-    for _ in range(substeps):
-        integrate_velocities(bodies, gravity, h)
-        if joints is not None:
-            warm_start_joints(joints, bodies, joint_work, motion)
-        _warm_start(contacts, bodies, work, colouring, colour_count)
-        if joints is not None:
-            solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
-        _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
-                    push_out_speed, restitution_threshold, colouring, colour_count)
-        bad = integrate_positions(bodies, h)
-        update_rotations(bodies.angles, bodies.awake, motion)
-        for _ in range(relax_iterations):
-            if joints is not None:
-                solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
-            _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, False, soft,
-                        static_soft, push_out_speed, restitution_threshold, colouring,
-                        colour_count)
-    store_impulses(contacts, bodies, work, float(substeps))
+    if colouring is None:
+        prepare_contacts(contacts, bodies, work, motion, warm_scale)
+        bad = _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft,
+                        gravity, h, substeps, relax_iterations, soft, static_soft,
+                        push_out_speed, restitution_threshold, colouring, colour_count,
+                        threads)
+        store_impulses(contacts, bodies, work, float(substeps))
+    else:
+        # The rows solved row by row, in colour order; the lanes keep theirs in blocks.
+        order, groups = colouring.order, colouring.groups
+        group_count = colouring.group_starts[colour_count]
+        rows = contact_rows(colouring.contacts, contacts.bodies.shape[0])
+        start_motion(bodies, motion)
+        count_overlaps(contacts, bodies, motion)
+        for g in range(group_count):
+            if groups[g, POINTS] == BY_ROWS:
+                prepare_rows(rows, bodies, work, warm_scale,
+                             (groups[g, FIRST], groups[g, FIRST] + groups[g, ROWS]))
+        pack_lanes(group_count, groups, colouring.lane_bodies, colouring.lanes, order,
+                   contacts, bodies, motion, warm_scale, soft, static_soft, push_out_speed)
+        bad = _substeps(rows, bodies, work, motion, joints, joint_work, joint_soft, gravity,
+                        h, substeps, relax_iterations, soft, static_soft, push_out_speed,
+                        restitution_threshold, colouring, colour_count, threads)
+        store_groups(group_count, groups, colouring.lanes, order, contacts, bodies, work,
+                     float(substeps))
     if joints is not None:
         store_joint_impulses(joints, bodies, joint_work, motion, float(substeps), 1.0 / dt)
     return bad
 
 
-@njit(refcounted=False)
-def parallel_soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity,
-                       dt, substeps, relax_iterations, soft, static_soft, push_out_speed,
-                       restitution_threshold, warm_starting, colouring):
-    """:func:`soft_step` on numba's threads (:mod:`physbook.dynamics.colouring`): the
-    contacts coloured, copied into colour order in ``colouring``, solved colour by colour,
-    and their impulses copied back."""
-    colour_count = colour_contacts(contacts.bodies, bodies.inverse_masses,
-                                   bodies.inverse_inertias, colouring)
-    gather_contacts(contacts, colouring.order, colouring.contacts)
-    group_rows(colouring.starts, colour_count, OVERFLOW, colouring.group_starts,
-               colouring.lane_rows, colouring.by_rows)
-    bad = soft_step(contact_rows(colouring.contacts, contacts.bodies.shape[0]), bodies, work,
-                    motion, joints, joint_work, joint_soft, gravity, dt, substeps,
-                    relax_iterations, soft, static_soft, push_out_speed,
-                    restitution_threshold, warm_starting, colouring, colour_count)
-    scatter_impulses(colouring.contacts, colouring.order, contacts)
+@njit(refcounted=False, inline=True)
+def _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, h,
+              substeps, relax_iterations, soft, static_soft, push_out_speed,
+              restitution_threshold, colouring, colour_count, threads):
+    """The substeps of :func:`soft_step` after the contacts are prepared; returns the count
+    of bodies whose state is no longer finite."""
+    bad = 0
+    for _ in range(substeps):
+        integrate_velocities(bodies, gravity, h)
+        if joints is not None:
+            warm_start_joints(joints, bodies, joint_work, motion)
+        _warm_start(contacts, bodies, work, colouring, colour_count, threads)
+        if joints is not None:
+            solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
+        _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
+                    push_out_speed, restitution_threshold, colouring, colour_count, threads)
+        bad = integrate_positions(bodies, h)
+        update_motion(bodies.centers, bodies.angles, bodies.awake, motion)
+        for _ in range(relax_iterations):
+            if joints is not None:
+                solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
+            _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, False, soft,
+                        static_soft, push_out_speed, restitution_threshold, colouring,
+                        colour_count, threads)
     return bad
 
 
 @njit(refcounted=False)
+def coloured_soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity,
+                       dt, substeps, relax_iterations, soft, static_soft, push_out_speed,
+                       restitution_threshold, warm_starting, colouring, threads=None):
+    """:func:`soft_step` in colours (:mod:`physbook.dynamics.colouring`): the contacts
+    coloured, sorted by colour and kind and cut into groups, then solved colour by colour,
+    on numba's threads when ``threads`` (the colouring's ``chunks``) is given."""
+    count = contacts.bodies.shape[0]
+    arguments = (bodies, work, motion, joints, joint_work, joint_soft, gravity, dt, substeps,
+                 relax_iterations, soft, static_soft, push_out_speed, restitution_threshold,
+                 warm_starting)
+    if count < 2:
+        # One contact is in colour order already.
+        return soft_step(contacts, *arguments)
+    colour_count = colour_contacts(contacts.bodies, contacts.point_counts,
+                                   contacts.restitutions, bodies.inverse_masses,
+                                   bodies.inverse_inertias, bodies.awake, colouring)
+    _, in_lanes = make_groups(colouring, colour_count)
+    if in_lanes == 0 and threads is None:
+        # No group in lanes, one thread: the groups one after the other are the rows in
+        # colour order, solved at once (a few contacts, or all of them bouncy).
+        gather_contacts(contacts, colouring.order, colouring.contacts)
+        bad = soft_step(contact_rows(colouring.contacts, count), *arguments)
+        scatter_impulses(colouring.contacts, colouring.order, contacts)
+        return bad
+    gather_contacts(contacts, colouring.order, colouring.contacts, colouring.kinds)
+    return soft_step(contacts, *arguments, colouring, colour_count, threads)
+
+
+@njit(refcounted=False)
 def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion, joints,
-                joint_work, gravity, dt, soft, static_soft, joint_soft, colouring):
+                joint_work, gravity, dt, soft, static_soft, joint_soft, colouring, threads):
     """The step of a world's solver, as its compiled step calls it; returns the count of
     bodies whose state is no longer finite.
 
@@ -219,7 +276,9 @@ def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion,
     solvers') is None, and ``joints`` and ``joint_work`` are None when the world has no
     joints: numba compiles each combination apart and leaves out the steps it does not
     take. The settings and softnesses are a solver's ``compiled_settings(dt)``;
-    ``colouring`` is the soft step's work arrays for solving in parallel, or None.
+    ``colouring`` is the soft step's work arrays for solving in colours, or None for
+    solving the rows in order; ``threads`` is its ``chunks`` when it solves on several
+    threads, else None.
     """
     # numba settles a test of a None-typed argument against None when it compiles, and
     # drops the branch not taken; each step below sits behind such a test of the other
@@ -242,8 +301,9 @@ def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion,
                                  joint_soft, gravity, dt, substeps, relax_iterations, soft,
                                  static_soft, push_out_speed, restitution_threshold,
                                  warm_starting)
-            return parallel_soft_step(contacts, bodies, work, motion, joints, joint_work,
+            return coloured_soft_step(contacts, bodies, work, motion, joints, joint_work,
                                       joint_soft, gravity, dt, substeps, relax_iterations,
                                       soft, static_soft, push_out_speed,
-                                      restitution_threshold, warm_starting, colouring)
+                                      restitution_threshold, warm_starting, colouring,
+                                      threads)
     return 0  # not reached: exactly one of the settings is None

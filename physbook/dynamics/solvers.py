@@ -56,7 +56,10 @@ from physbook.dynamics.contact_solver import (
 from physbook.dynamics.contact_table import ContactColumns
 from physbook.dynamics.joint_solver import JointWork, joint_work_arrays
 from physbook.dynamics.joint_table import JointColumns
-from physbook.dynamics.solver_steps import impulse_step, parallel_soft_step, soft_step
+from physbook.dynamics.solver_steps import coloured_soft_step, impulse_step, soft_step
+
+#: The orders in which the soft step's passes may meet the contacts.
+ORDERS = ("colours", "rows")
 
 #: The softness of a rigid constraint: what the impulse solvers' contacts are.
 _RIGID = Softness(0.0, 1.0, 0.0)
@@ -142,7 +145,11 @@ class _Setting:
         return self if instance is None else getattr(instance, self.attribute)
 
     def __set__(self, instance, value) -> None:
-        setattr(instance, self.attribute, self.check(value, self.name))
+        value = self.check(value, self.name)
+        consistent = getattr(instance, "_consistent", None)
+        if consistent is not None:
+            consistent(self.name, value)
+        setattr(instance, self.attribute, value)
         # A new version, so that the settings a compiled step was given are worked out anew.
         instance._version = getattr(instance, "_version", 0) + 1
 
@@ -387,13 +394,18 @@ class SoftStepSolver:
     joint_hertz, joint_damping_ratio
         The soft constraint that removes a joint's position error (chapter 11): frequency
         (Hz, > 0, capped at a quarter of the substep rate) and damping ratio (≥ 0).
+    order
+        The order in which a pass meets the contacts (one of :data:`ORDERS`).
+        ``"colours"``, as Box2D v3 does: colour by colour, where no two contacts of a
+        colour share a moving body (:mod:`physbook.dynamics.colouring`), eight of a colour
+        at a time in the processor's vector lanes (:mod:`physbook.dynamics.wide_pass`).
+        ``"rows"``: one at a time in the contact table's order, as chapter 10 derives the
+        pass; slower, and a different state, since the order is part of the solution a
+        pass converges to.
     parallel
-        Solve the contacts in colours (:mod:`physbook.dynamics.colouring`), eight of a
-        colour at a time in the processor's vector lanes
-        (:mod:`physbook.dynamics.wide_pass`), each colour on numba's threads
-        (``numba.set_num_threads`` sets how many). The states are the same on any number of
-        threads, but not those of the serial solver, which meets the contacts in another
-        order.
+        Share each colour's contacts out among numba's threads (``numba.set_num_threads``
+        sets how many); only with ``order="colours"``. The states are the same on any
+        number of threads.
     """
 
     substeps = _Setting(_check.positive_int)
@@ -407,6 +419,7 @@ class SoftStepSolver:
     restitution_threshold = _Setting(_check.non_negative_scalar)
     joint_hertz = _Setting(_check.positive_scalar)
     joint_damping_ratio = _Setting(_damping_ratio)
+    order = _Setting(lambda value, name: _check.choice(value, name, ORDERS))
     parallel = _Setting(_check.flag)
 
     def __init__(self, substeps: int = SUBSTEPS, *, relax_iterations: int = 1,
@@ -417,7 +430,8 @@ class SoftStepSolver:
                  speculative_distance: float = SPECULATIVE_DISTANCE,
                  restitution_threshold: float = RESTITUTION_THRESHOLD,
                  joint_hertz: float = JOINT_HERTZ,
-                 joint_damping_ratio: float = JOINT_DAMPING_RATIO, parallel: bool = False):
+                 joint_damping_ratio: float = JOINT_DAMPING_RATIO, order: str = "colours",
+                 parallel: bool = False):
         self.substeps = substeps
         self.speculative_distance = speculative_distance
         self.relax_iterations = relax_iterations
@@ -429,9 +443,18 @@ class SoftStepSolver:
         self.restitution_threshold = restitution_threshold
         self.joint_hertz = joint_hertz
         self.joint_damping_ratio = joint_damping_ratio
+        self.order = order
         self.parallel = parallel
         self._scratch = _Scratch()
         self._compiled = _CompiledSettings()
+
+    def _consistent(self, name: str, value) -> None:
+        """Refuse a setting that contradicts another: parallel=True with order='rows'."""
+        order = value if name == "order" else getattr(self, "_order", "colours")
+        parallel = value if name == "parallel" else getattr(self, "_parallel", False)
+        if parallel and order != "colours":
+            raise ValueError("parallel=True needs order='colours': contacts taken one at a "
+                             "time in row order cannot be shared out among threads")
 
     def __repr__(self) -> str:
         static = "None" if self.static_hertz is None else f"{self.static_hertz:g}"
@@ -443,7 +466,8 @@ class SoftStepSolver:
                 f"speculative_distance={self.speculative_distance:g}, "
                 f"restitution_threshold={self.restitution_threshold:g}, "
                 f"joint_hertz={self.joint_hertz:g}, "
-                f"joint_damping_ratio={self.joint_damping_ratio:g}, parallel={self.parallel})")
+                f"joint_damping_ratio={self.joint_damping_ratio:g}, order={self.order!r}, "
+                f"parallel={self.parallel})")
 
     def joint_softness(self, dt: float):
         """The :class:`~physbook.dynamics.contact_solver.Softness` of the joints for one
@@ -482,18 +506,19 @@ class SoftStepSolver:
                      self.joint_softness(dt), gravity, dt, self.substeps,
                      self.relax_iterations, soft, static_soft, self.push_out_speed,
                      self.restitution_threshold, self.warm_starting)
-        if self.parallel:
-            return parallel_soft_step(*arguments, self.colouring(len(contacts.bodies),
-                                                                 len(bodies.kinds)))
+        colouring = self.colouring(len(contacts.bodies), len(bodies.kinds))
+        if colouring is not None:
+            return coloured_soft_step(*arguments, colouring,
+                                      colouring.chunks if self.parallel else None)
         return soft_step(*arguments)
 
     def colouring(self, contacts: int, bodies: int) -> Colouring | None:
-        """The colouring work arrays of a step with these counts when :attr:`parallel`,
-        else None."""
-        if not self.parallel:
+        """The colouring work arrays of a step with these counts, shared out as
+        :attr:`parallel` says, when the :attr:`order` is ``"colours"``; else None."""
+        if self.order != "colours":
             return None
         colouring = self._scratch.colouring(contacts, bodies)
-        share_out(colouring)
+        share_out(colouring, self.parallel)
         return colouring
 
 
