@@ -46,11 +46,17 @@ from physbook.dynamics.wide_pass import (
     ARM_BY,
     BASE_SEPARATION,
     BY_ROWS,
+    COS_A,
+    COS_B,
     FIELDS,
+    MOVED_X,
+    MOVED_Y,
     NORMAL_IMPULSE,
     NORMAL_MASS,
     POINTS,
     ROWS,
+    SIN_A,
+    SIN_B,
     TANGENT_IMPULSE,
     TANGENT_MASS,
     group_capacity,
@@ -168,6 +174,11 @@ def test_packing_prepares_the_lanes_as_prepare_contacts_prepares_the_rows(colour
                                     (TANGENT_IMPULSE, "tangent_impulses")):
                     assert block[field + k, lane] == getattr(work, name)[i, k]
                 checked += 1
+        # No motion yet, as start_motion records it; the passes read it anew when the
+        # bodies have moved.
+        np.testing.assert_array_equal(
+            block[[MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B], :size],
+            np.repeat([[0.0], [0.0], [1.0], [0.0], [1.0], [0.0]], size, axis=1))
         # Empty lanes: zeros, and the bodies of lane 0 (written back before lane 0's).
         assert (colouring.lane_bodies[g, :, size:] == gathered.bodies[first][:, None]).all()
         assert (block[:, size:] == 0.0).all()
@@ -232,11 +243,13 @@ def test_lanes_give_solve_softs_passes_bit_for_bit(coloured, use_bias):
     for in_lanes in (False, True):
         state, scratch, table = _copies(bodies, work, contacts)
         lanes = colouring.lanes.copy()
-        for _ in range(3):
+        for passes in range(3):
             if in_lanes:
+                # The bodies moved since packing, not between the passes: the lanes read
+                # their motion once and keep it.
                 solve_soft_coloured(colouring._replace(lanes=lanes), colour_count, gathered,
                                     state, scratch, motion, world.gravity, 480.0, use_bias,
-                                    soft, static_soft, 3.0, 1.0)
+                                    soft, static_soft, 3.0, 1.0, passes == 0)
             else:
                 solve_soft(gathered, state, scratch, motion, world.gravity, 480.0, use_bias,
                            soft, static_soft, 3.0, 1.0)

@@ -292,7 +292,7 @@ def warm_start_coloured(colouring, colour_count, contacts, bodies, work):
 @njit(parallel=True)
 def solve_soft_coloured(colouring, colour_count, contacts, bodies, work, motion, gravity,
                         inverse_h, use_bias, soft, static_soft, push_out_speed,
-                        restitution_threshold):
+                        restitution_threshold, moved_since=True):
     """:func:`~physbook.dynamics.wide_pass.solve_groups` of every colour, each colour's
     groups shared out among the threads."""
     chunks = colouring.chunks[0]
@@ -302,9 +302,10 @@ def solve_soft_coloured(colouring, colour_count, contacts, bodies, work, motion,
         if not shared:
             solve_groups((first, end), groups, lane_bodies, lanes, contacts, bodies, work,
                          motion, gravity, inverse_h, use_bias, soft, static_soft,
-                         push_out_speed, restitution_threshold)
+                         push_out_speed, restitution_threshold, moved_since)
         else:
             for k in prange(chunks):
                 solve_groups(_chunk(first, end, chunks, k), groups, lane_bodies, lanes,
                              contacts, bodies, work, motion, gravity, inverse_h, use_bias,
-                             soft, static_soft, push_out_speed, restitution_threshold)
+                             soft, static_soft, push_out_speed, restitution_threshold,
+                             moved_since)

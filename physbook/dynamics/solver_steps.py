@@ -132,9 +132,10 @@ def _warm_start(contacts, bodies, work, colouring, colour_count, threads):
 @njit(refcounted=False, inline=True)
 def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                 static_soft, push_out_speed, restitution_threshold, colouring, colour_count,
-                threads):
+                threads, moved_since):
     """A pass of :func:`~physbook.dynamics.contact_solver.solve_soft`, in row order or,
-    given a colouring, colour by colour, on numba's threads when ``threads`` is not None."""
+    given a colouring, colour by colour, on numba's threads when ``threads`` is not None;
+    ``moved_since`` as :func:`~physbook.dynamics.wide_pass.solve_groups` takes it."""
     if colouring is None:
         solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                    static_soft, push_out_speed, restitution_threshold)
@@ -142,11 +143,11 @@ def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, so
         solve_groups((0, colouring.group_starts[colour_count]), colouring.groups,
                      colouring.lane_bodies, colouring.lanes, contacts, bodies, work, motion,
                      gravity, inverse_h, use_bias, soft, static_soft, push_out_speed,
-                     restitution_threshold)
+                     restitution_threshold, moved_since)
     else:
         solve_soft_coloured(colouring, colour_count, contacts, bodies, work, motion, gravity,
                             inverse_h, use_bias, soft, static_soft, push_out_speed,
-                            restitution_threshold)
+                            restitution_threshold, moved_since)
 
 
 @njit(refcounted=False)
@@ -217,23 +218,26 @@ def _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     """The substeps of :func:`soft_step` after the contacts are prepared; returns the count
     of bodies whose state is no longer finite."""
     bad = 0
-    for _ in range(substeps):
+    for substep in range(substeps):
         integrate_velocities(bodies, gravity, h)
         if joints is not None:
             warm_start_joints(joints, bodies, joint_work, motion)
         _warm_start(contacts, bodies, work, colouring, colour_count, threads)
         if joints is not None:
             solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
+        # The lanes hold the motion the last relaxing pass read, or none at the start:
+        # only velocities changed since.
         _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
-                    push_out_speed, restitution_threshold, colouring, colour_count, threads)
+                    push_out_speed, restitution_threshold, colouring, colour_count, threads,
+                    relax_iterations == 0 and substep > 0)
         bad = integrate_positions(bodies, h)
         update_motion(bodies.centers, bodies.angles, bodies.awake, motion)
-        for _ in range(relax_iterations):
+        for relax in range(relax_iterations):
             if joints is not None:
                 solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
             _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, False, soft,
                         static_soft, push_out_speed, restitution_threshold, colouring,
-                        colour_count, threads)
+                        colour_count, threads, relax == 0)
     return bad
 
 

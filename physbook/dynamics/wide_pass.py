@@ -143,6 +143,13 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
                 block[lane + (TANGENT_IMPULSE + k) * LANES] = \
                     warm_scale * carried_tangent[m, k] if warm_scale != 0.0 else 0.0
                 block[lane + (TOTAL_NORMAL_IMPULSE + k) * LANES] = 0.0
+            # No motion yet: Δc = 0, Δθ = 0 (what start_motion records).
+            block[lane + MOVED_X * LANES] = 0.0
+            block[lane + MOVED_Y * LANES] = 0.0
+            block[lane + COS_A * LANES] = 1.0
+            block[lane + SIN_A * LANES] = 0.0
+            block[lane + COS_B * LANES] = 1.0
+            block[lane + SIN_B * LANES] = 0.0
 
 
 @njit(refcounted=False)
@@ -229,10 +236,16 @@ def warm_start_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies,
 @njit(refcounted=False)
 def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work, motion,
                  gravity, inverse_h, use_bias, soft, static_soft, push_out_speed,
-                 restitution_threshold):
+                 restitution_threshold, moved_since=True):
     """One pass of :func:`~physbook.dynamics.contact_solver.solve_soft` over the groups
     first .. last − 1 (``groups_span``), each in lanes (see the module docstring) or row by
-    row; the same results, bit for bit."""
+    row; the same results, bit for bit.
+
+    ``moved_since`` says whether the bodies moved since a pass last read their motion into
+    the lanes (or :func:`pack_lanes` set it to none): if not, the lanes keep what they hold.
+    A substep's solving pass follows only velocity stages, so it can take the motion its
+    last relaxing pass read.
+    """
     width = lane_bodies.shape[2]  # LANES, read from the array: see the module docstring
     velocities, spins = bodies.velocities, bodies.angular_velocities
     moved, delta_cos, delta_sin = motion.moved, motion.delta_cos, motion.delta_sin
@@ -245,7 +258,7 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
             continue
         block = _block(lanes, g)
         _gather_velocities(block, lane_bodies, g, width, velocities, spins)
-        for lane in range(width):
+        for lane in range(width if moved_since else 0):
             a = np.uint64(lane_bodies[g, 0, lane])
             b = np.uint64(lane_bodies[g, 1, lane])
             # Δc_B − Δc_A, summed as separation_now sums it.
