@@ -347,10 +347,7 @@ def test_rebuild_keeps_the_pairs_and_the_queries():
     np.testing.assert_array_equal(tree(ShapeBoxes(lower, upper), filters),
                                   naive_pairs(ShapeBoxes(lower, upper), filters))
     for _ in range(30):
-        a, b = rng.uniform(-5, 40, 2), rng.uniform(-5, 40, 2)
-        low, high = np.minimum(a, b), np.maximum(a, b)
-        expected = np.flatnonzero(np.all(lower <= high, axis=1) & np.all(low <= upper, axis=1))
-        np.testing.assert_array_equal(tree.query(low, high), expected)
+        a, b = _box_query_agrees(tree, lower, upper, rng, (-5, 40))
         rows, visited = tree.segment_query(a, b - a)
         crossed = [row for row in range(300) if _segment_crosses(a, b - a, lower[row],
                                                                      upper[row])]
@@ -362,6 +359,16 @@ def test_rebuild_keeps_the_pairs_and_the_queries():
     same.rebuild()
     tree_invariants(same)
     assert same.height == 6
+
+
+def _box_query_agrees(tree, lower, upper, rng, extent):
+    """Query ``tree`` with the box spanned by two random corners in ``extent`` and check the
+    rows against brute force over the boxes ``lower``–``upper``; return the corners."""
+    a, b = rng.uniform(*extent, 2), rng.uniform(*extent, 2)
+    low, high = np.minimum(a, b), np.maximum(a, b)
+    expected = np.flatnonzero(np.all(lower <= high, axis=1) & np.all(low <= upper, axis=1))
+    np.testing.assert_array_equal(tree.query(low, high), expected)
+    return a, b
 
 
 def _segment_crosses(origin, translation, lower, upper) -> bool:
@@ -386,10 +393,7 @@ def test_tree_queries_equal_brute_force():
     tree = DynamicTree(margin=0.0, prediction=0.0)
     tree.update(ShapeBoxes(lower, upper))
     for _ in range(50):
-        a, b = rng.uniform(-5, 50, 2), rng.uniform(-5, 50, 2)
-        low, high = np.minimum(a, b), np.maximum(a, b)
-        expected = np.flatnonzero(np.all(lower <= high, axis=1) & np.all(low <= upper, axis=1))
-        np.testing.assert_array_equal(tree.query(low, high), expected)
+        a, b = _box_query_agrees(tree, lower, upper, rng, (-5, 50))
         # The segment a → b crosses a box iff the slab intervals along x and y meet.
         rows, visited = tree.segment_query(a, b - a)
         t = np.linspace(0.0, 1.0, 20001)[:, None]

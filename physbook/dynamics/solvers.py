@@ -17,7 +17,7 @@ is no longer finite. All three solvers here run the shared stages of
   clamped on the total, warm started from the last step, with Baumgarte's bias or a
   non-linear position pass, each ingredient behind a switch (as Box2D-Lite has them).
 - ``"soft_step"`` (:class:`SoftStepSolver`): Box2D v3's substepped soft contacts, relaxed
-  and warm started; the default.
+  and warm started, solved in colours (or in row order); the default.
 """
 
 from __future__ import annotations
