@@ -239,6 +239,24 @@ UNREFCOUNTED_AUDIT = """
             if hasattr(value, "targetoptions") and value.py_func.__module__ == module.__name__:
                 kernels[f"{module.__name__}.{name}"] = value
     by_function = {kernel.py_func: kernel for kernel in kernels.values()}
+    names = {kernel.py_func: name for name, kernel in kernels.items()}
+    inlined = set()
+
+    def callees(py_func, seen):
+        # The kernels a kernel calls, looking through those numba copies into it (inline),
+        # whose own callees it then calls.
+        for global_name in py_func.__code__.co_names:
+            callee = by_function.get(getattr(py_func.__globals__.get(global_name),
+                                             "py_func", None))
+            if callee is None or callee.py_func in seen:
+                continue
+            seen.add(callee.py_func)
+            if callee.targetoptions.get("inline") == "always":
+                inlined.add(names[callee.py_func])
+                yield from callees(callee.py_func, seen)
+            else:
+                yield global_name, callee
+
     compiled, wrong = [], []
     for name, kernel in kernels.items():
         if kernel.targetoptions.get("_nrt") is not False or not kernel.overloads:
@@ -247,15 +265,13 @@ UNREFCOUNTED_AUDIT = """
         for signature in kernel.nopython_signatures:
             if holds_array(signature.return_type):
                 wrong.append(f"{name} returns {signature.return_type}")
-        for global_name in kernel.py_func.__code__.co_names:
-            callee = by_function.get(getattr(kernel.py_func.__globals__.get(global_name),
-                                             "py_func", None))
-            if callee is None or callee.targetoptions.get("_nrt") is False:
+        for global_name, callee in callees(kernel.py_func, {kernel.py_func}):
+            if callee.targetoptions.get("_nrt") is False:
                 continue
             for signature in callee.nopython_signatures:
                 if holds_array(signature.return_type):
                     wrong.append(f"{name} calls {global_name}, which returns an array")
-    print(json.dumps({"compiled": compiled, "wrong": wrong}))
+    print(json.dumps({"compiled": compiled, "inlined": sorted(inlined), "wrong": wrong}))
 """
 
 
@@ -272,12 +288,14 @@ def test_unrefcounted_kernels_return_no_array_and_call_none_that_does(tmp_path):
 
     audit = json.loads(_run(UNREFCOUNTED_AUDIT, NUMBA_CACHE_DIR=str(tmp_path),
                             NUMBA_DISABLE_JIT="0").splitlines()[-1])
-    # The hot helpers of the solver, the tree and the narrow phase are among those seen.
+    # The hot helpers of the solver, the tree and the narrow phase are among those seen,
+    # compiled on their own or copied into their callers.
     for name in ("physbook.dynamics.contact_solver.solve_soft",
                  "physbook.dynamics.motion.origin_of",
                  "physbook.broadphase.tree._insert_leaf",
-                 "physbook.collision.manifold.collide_rows"):
-        assert name in audit["compiled"]
+                 "physbook.collision.manifold.collide_rows",
+                 "physbook.collision.manifold.circle_contact"):
+        assert name in audit["compiled"] + audit["inlined"]
     assert audit["wrong"] == []
 
 
