@@ -410,3 +410,24 @@ def test_every_pair_of_feature_numbers_round_trips(feature_a, feature_b):
 def test_feature_functions_reject_what_is_not_a_feature(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_pair_rotations_skip_pairs_of_bodies_that_are_not_awake():
+    """Given ``awake``, a pair of two bodies that are not awake takes no rotation (the
+    narrow phase copies its row), a pair with one awake body takes both; ``done`` is all
+    False again."""
+    from physbook.collision.manifold import pair_rotations
+
+    angles = np.array([0.3, -1.2, 2.0, 0.7])
+    body = np.array([0, 1, 2, 3])
+    pairs = np.array([[0, 1], [2, 3]])
+    awake = np.array([False, False, True, False])
+    cosines, sines = np.full(4, 9.0), np.full(4, 9.0)
+    done = np.zeros(4, dtype=np.bool_)
+    pair_rotations(pairs, body, angles, cosines, sines, done, awake)
+    # The kernel calls the C library's cosine and sine, as math does.
+    np.testing.assert_array_equal(cosines, [9.0, 9.0, math.cos(2.0), math.cos(0.7)])
+    np.testing.assert_array_equal(sines, [9.0, 9.0, math.sin(2.0), math.sin(0.7)])
+    assert not done.any()
+    pair_rotations(pairs, body, angles, cosines, sines, done)
+    np.testing.assert_array_equal(cosines, [math.cos(angle) for angle in angles])

@@ -454,3 +454,28 @@ def test_motion_takes_the_series_for_small_turns_and_the_library_for_large():
         expected = turn_series(x) if abs(x) <= SERIES_TURN else (math.cos(x), math.sin(x))
         assert (motion.delta_cos[i], motion.delta_sin[i]) == expected
     np.testing.assert_array_equal(motion.moved, centers)  # start centres at 0
+
+
+def test_speculative_margins_match_the_farthest_point_of_each_shape():
+    """A shape's margin is d + dt·(|v| + |ω|·R), R the farthest of its points from its
+    body's centre of mass, found here by brute force over its vertices; a body
+    that does not turn gets d + dt·|v| whatever its reach."""
+    from physbook.dynamics.motion import speculative_margins
+
+    world = World(gravity=(0.0, 0.0))
+    world.add_body([Polygon.box(0.5, 1.5), Circle(0.25, center=(2.0, 1.0))],
+                   velocity=(3.0, -4.0), angular_velocity=2.5)
+    world.add_body(Polygon.box(7.0, 0.5), position=(5.0, 0.0), velocity=(0.0, 1.0))
+    shapes, bodies = world.shapes.arrays, world.arrays
+    margins = np.zeros(len(shapes.ids))
+    distance, dt = 0.02, 1.0 / 60.0
+    speculative_margins(shapes, bodies, distance, dt, margins)
+    farthest = []
+    for row in range(len(shapes.ids)):
+        start, count = shapes.vertex_start[row], shapes.vertex_count[row]
+        arms = shapes.vertices[start:start + count] - bodies.local_centers[shapes.body[row]]
+        farthest.append(np.hypot(arms[:, 0], arms[:, 1]).max() + shapes.radius[row])
+    speeds = np.array([5.0, 5.0, 1.0])
+    expected = distance + dt * (speeds + np.array([2.5, 2.5, 0.0]) * farthest)
+    np.testing.assert_allclose(margins, expected, rtol=4 * np.finfo(float).eps)
+    assert margins[2] == distance + dt * 1.0

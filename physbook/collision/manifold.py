@@ -256,12 +256,16 @@ def narrow_scratch(shapes, body_count):
 
 
 @njit(refcounted=False)
-def pair_rotations(pairs, body, angles, cosines, sines, done):
+def pair_rotations(pairs, body, angles, cosines, sines, done, awake=None):
     """Fill ``cosines`` and ``sines`` (N,) with cos θ and sin θ of the bodies of the shapes
     in ``pairs`` ((P, 2) shape rows; ``body`` the shapes' body rows); the other bodies'
     entries are left as they were. A body's rotation is worked out once, not once for each
-    pair it is in: ``done`` (N,) marks it, and is all False again on return."""
+    pair it is in: ``done`` (N,) marks it, and is all False again on return. Given
+    ``awake`` (N,), a pair whose bodies are both not awake is skipped: the narrow phase
+    computes no manifold for it (a sleeping pile's pairs take no cosine)."""
     for p in range(pairs.shape[0]):
+        if awake is not None and not (awake[body[pairs[p, 0]]] or awake[body[pairs[p, 1]]]):
+            continue
         for k in range(2):
             b = body[pairs[p, k]]
             if not done[b]:

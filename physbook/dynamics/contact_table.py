@@ -91,11 +91,12 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
     """
     ids, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
     scratch_vertices, scratch_normals, cosines, sines, done = scratch
-    pair_rotations(pairs, body, angles, cosines, sines, done)
+    pair_rotations(pairs, body, angles, cosines, sines, done, awake)
     (shape_ids, bodies, point_counts, contact_normals, points, depths, features,
      normal_impulses, tangent_impulses, restitutions, frictions) = new
     old_ids, old_counts, old_features = old.shape_ids, old.point_counts, old.features
     old_normal, old_tangent = old.normal_impulses, old.tangent_impulses
+    old_normals, old_depths, old_points = old.normals, old.depths, old.points
     row = 0
     old_row = 0
     for p in range(pairs.shape[0]):
@@ -112,15 +113,13 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
                    and old_ids[old_row, 1] == id_b)
         if not (awake[body[a]] or awake[body[b]]):
             if matched:
-                for column_new, column_old in ((contact_normals, old.normals),
-                                               (depths, old.depths),
-                                               (normal_impulses, old_normal),
-                                               (tangent_impulses, old_tangent)):
-                    column_new[row, 0] = column_old[old_row, 0]
-                    column_new[row, 1] = column_old[old_row, 1]
                 for k in range(2):
-                    points[row, k, 0] = old.points[old_row, k, 0]
-                    points[row, k, 1] = old.points[old_row, k, 1]
+                    contact_normals[row, k] = old_normals[old_row, k]
+                    depths[row, k] = old_depths[old_row, k]
+                    normal_impulses[row, k] = old_normal[old_row, k]
+                    tangent_impulses[row, k] = old_tangent[old_row, k]
+                    points[row, k, 0] = old_points[old_row, k, 0]
+                    points[row, k, 1] = old_points[old_row, k, 1]
                 shape_ids[row, 0] = id_a
                 shape_ids[row, 1] = id_b
                 bodies[row, 0] = body[a]

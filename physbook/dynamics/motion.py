@@ -158,6 +158,10 @@ def speculative_margins(shapes, bodies, distance, dt, margins):
     for s in range(body.shape[0]):
         b = body[s]
         start = vertex_start[s]
-        farthest = reach(vertices[start:start + vertex_count[s]], radius[s], local_centers[b])
+        # A body that does not turn (asleep, static, or sliding) needs no reach: |ω|·R is 0.
+        farthest = 0.0
+        if angular_velocities[b] != 0.0:
+            farthest = reach(vertices[start:start + vertex_count[s]], radius[s],
+                             local_centers[b])
         speed = math.sqrt(velocities[b, 0] ** 2 + velocities[b, 1] ** 2)
         margins[s] = distance + dt * (speed + abs(angular_velocities[b]) * farthest)
