@@ -449,7 +449,7 @@ def test_motion_takes_the_series_for_small_turns_and_the_library_for_large():
     turns = np.array([0.0, 1e-4, -0.3, SERIES_TURN, -0.9, 2.5])
     motion = body_work_arrays(len(turns))
     centers = np.arange(2.0 * len(turns)).reshape(-1, 2)
-    update_motion(centers, turns, np.ones(len(turns), bool), motion)
+    update_motion(centers, turns, motion)
     for i, x in enumerate(turns):
         expected = turn_series(x) if abs(x) <= SERIES_TURN else (math.cos(x), math.sin(x))
         assert (motion.delta_cos[i], motion.delta_sin[i]) == expected

@@ -111,7 +111,7 @@ def coloured():
     pack_lanes(groups, colouring.groups, colouring.lane_bodies, colouring.lanes,
                colouring.order, contacts, bodies, motion, 1 / 8, soft, static_soft, 3.0)
     integrate_positions(bodies, 1 / 480)
-    update_motion(bodies.centers, bodies.angles, bodies.awake, motion)
+    update_motion(bodies.centers, bodies.angles, motion)
     bodies.velocities[1:161:10] = (0.5, -3.0)  # the bouncy ones, fast enough to bounce
     return (world, colouring, colour_count, groups, contacts, gathered, work, motion, soft,
             static_soft)

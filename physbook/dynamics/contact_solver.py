@@ -903,10 +903,10 @@ def project_positions(contacts, bodies, work, fraction, slop):
 
 
 @njit(refcounted=False)
-def update_motion(centers, angles, awake, motion):
+def update_motion(centers, angles, motion):
     """Refresh each body's motion since prepare: Δc = c − c₀ into ``moved``, and the
-    rotation Δθ = θ − θ₀ as its cosine and sine (bodies not awake have not moved: the zero
-    motion from prepare stands).
+    rotation Δθ = θ − θ₀ as its cosine and sine (a body not awake has not moved, and gets
+    exactly Δc = 0, cos 1 and sin 0).
 
     A turn of at most :data:`SERIES_TURN` takes the cosine and sine of :func:`turn_series`:
     one loop of plain arithmetic over the bodies, which the compiler runs in vector lanes,

@@ -100,7 +100,7 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
     # e² of the step's energy (chapter 9).
     late = land_late_bounces(contacts, bodies, work, gravity, restitution_threshold, dt)
     if position_correction == NONLINEAR or joints is not None:
-        update_motion(bodies.centers, bodies.angles, bodies.awake, motion)
+        update_motion(bodies.centers, bodies.angles, motion)
     if position_correction == NONLINEAR:
         for _ in range(position_iterations):
             solve_positions(contacts, bodies, work, motion, correction, slop, max_correction)
@@ -231,7 +231,7 @@ def _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
                     push_out_speed, restitution_threshold, colouring, colour_count, threads,
                     relax_iterations == 0 and substep > 0)
         bad = integrate_positions(bodies, h)
-        update_motion(bodies.centers, bodies.angles, bodies.awake, motion)
+        update_motion(bodies.centers, bodies.angles, motion)
         for relax in range(relax_iterations):
             if joints is not None:
                 solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
