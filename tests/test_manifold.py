@@ -431,3 +431,25 @@ def test_pair_rotations_skip_pairs_of_bodies_that_are_not_awake():
     assert not done.any()
     pair_rotations(pairs, body, angles, cosines, sines, done)
     np.testing.assert_array_equal(cosines, [math.cos(angle) for angle in angles])
+
+
+def test_pair_rotations_skip_circles_on_their_bodys_origin():
+    """A shape ``unturned`` marks (a circle on its body's origin, as narrow_scratch finds
+    them) takes no rotation; its body still gets one for another shape in a pair."""
+    from physbook.collision.manifold import narrow_scratch, pair_rotations
+    from physbook.world import World
+
+    world = World()
+    world.add_body(Circle(0.5), angle=0.3)
+    world.add_body(Circle(0.5, center=(1.0, 0.0)), angle=-1.2)
+    world.add_body([Circle(0.25), Polygon.box(1.0, 1.0)], angle=2.0)
+    shapes = world.shapes.arrays
+    *_, cosines, sines, done, unturned = narrow_scratch(shapes, 3)
+    assert unturned.tolist() == [True, False, True, False]
+    assert cosines.tolist() == [1.0] * 3 and sines.tolist() == [0.0] * 3  # cos 0, sin 0
+    pairs = np.array([[0, 1], [2, 3]])
+    pair_rotations(pairs, shapes.body, world.arrays.angles, cosines, sines, done, None,
+                   unturned)
+    np.testing.assert_array_equal(cosines, [1.0, math.cos(-1.2), math.cos(2.0)])
+    np.testing.assert_array_equal(sines, [0.0, math.sin(-1.2), math.sin(2.0)])
+    assert not done.any()

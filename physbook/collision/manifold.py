@@ -40,7 +40,7 @@ from physbook._jit import njit
 from physbook.collision.features import _make_feature, _swap_feature
 from physbook.collision.sat import _b_first, check_shape_pair, polygon_contact
 from physbook.constants import COINCIDENT_FRACTION, COINCIDENT_NORMAL
-from physbook.geometry.shape_table import ShapeTable, body_poses
+from physbook.geometry.shape_table import ShapeTable, body_poses, centred_circle
 from physbook.kinds import CIRCLE, POLYGON
 from physbook.vecmath.kernels import rotate, rotate_inverse
 from physbook.vecmath.vec import Transform
@@ -247,26 +247,34 @@ def _worked_swapped(kind, shape_a, shape_b):
 @njit
 def narrow_scratch(shapes, body_count):
     """Scratch for a narrow phase over ``shapes`` and ``body_count`` bodies: room for the
-    largest polygon in another frame (:func:`vertex_scratch`), and for each body's
-    rotation (cosines, sines and whether it is worked out yet; see
-    :func:`pair_rotations`)."""
+    largest polygon in another frame (:func:`vertex_scratch`), each body's rotation
+    (cosines and sines, at first those of 0, and whether it is worked out yet), and which
+    shapes need no rotation (see :func:`pair_rotations`)."""
     scratch_vertices, scratch_normals = vertex_scratch(shapes)
-    return (scratch_vertices, scratch_normals, np.empty(body_count), np.empty(body_count),
-            np.zeros(body_count, np.bool_))
+    unturned = np.zeros(shapes.kind.shape[0], np.bool_)
+    for s in range(unturned.shape[0]):
+        unturned[s] = centred_circle(shapes.kind, shapes.vertex_count, shapes.vertices,
+                                     shapes.vertex_start[s], s)
+    return (scratch_vertices, scratch_normals, np.ones(body_count), np.zeros(body_count),
+            np.zeros(body_count, np.bool_), unturned)
 
 
 @njit(refcounted=False)
-def pair_rotations(pairs, body, angles, cosines, sines, done, awake=None):
+def pair_rotations(pairs, body, angles, cosines, sines, done, awake=None, unturned=None):
     """Fill ``cosines`` and ``sines`` (N,) with cos θ and sin θ of the bodies of the shapes
     in ``pairs`` ((P, 2) shape rows; ``body`` the shapes' body rows); the other bodies'
     entries are left as they were. A body's rotation is worked out once, not once for each
     pair it is in: ``done`` (N,) marks it, and is all False again on return. Given
     ``awake`` (N,), a pair whose bodies are both not awake is skipped: the narrow phase
-    computes no manifold for it (a sleeping pile's pairs take no cosine)."""
+    computes no manifold for it (a sleeping pile's pairs take no cosine). Given
+    ``unturned`` (S,), a shape it marks (a circle on its body's origin) takes no rotation:
+    it is placed by R(θ)·0 = 0 whatever finite cosine and sine its body's entries hold."""
     for p in range(pairs.shape[0]):
         if awake is not None and not (awake[body[pairs[p, 0]]] or awake[body[pairs[p, 1]]]):
             continue
         for k in range(2):
+            if unturned is not None and unturned[pairs[p, k]]:
+                continue
             b = body[pairs[p, k]]
             if not done[b]:
                 cosines[b] = np.cos(angles[b])
@@ -357,7 +365,7 @@ def _narrow_phase(pairs, shapes, origins, angles, margin, out):
     The unchecked kernel behind :func:`collide_pairs`: its input must already be valid.
     """
     _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
-    scratch_vertices, scratch_normals, cosines, sines, done = narrow_scratch(
+    scratch_vertices, scratch_normals, cosines, sines, done, _ = narrow_scratch(
         shapes, angles.shape[0])
     point_counts, out_normals, out_points, out_depths, out_features = out
     pair_rotations(pairs, body, angles, cosines, sines, done)

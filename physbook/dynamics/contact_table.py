@@ -90,8 +90,8 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
     :func:`~physbook.collision.manifold.narrow_scratch` returns for the shapes and bodies.
     """
     ids, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
-    scratch_vertices, scratch_normals, cosines, sines, done = scratch
-    pair_rotations(pairs, body, angles, cosines, sines, done, awake)
+    scratch_vertices, scratch_normals, cosines, sines, done, unturned = scratch
+    pair_rotations(pairs, body, angles, cosines, sines, done, awake, unturned)
     (shape_ids, bodies, point_counts, contact_normals, points, depths, features,
      normal_impulses, tangent_impulses, restitutions, frictions) = new
     old_ids, old_counts, old_features = old.shape_ids, old.point_counts, old.features

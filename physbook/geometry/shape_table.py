@@ -296,6 +296,14 @@ def vertex_extent(vertices, start, count, cosine, sine, origin_x, origin_y):
     return low_x, low_y, high_x, high_y
 
 
+@njit(refcounted=False, inline=True)
+def centred_circle(kind, vertex_count, vertices, start, s):
+    """Whether shape row ``s`` is a circle on its body's origin (most circles are): its
+    place does not depend on the body's angle, R(θ)·0 = 0."""
+    return (kind[s] == CIRCLE and vertex_count[s] == 1 and vertices[start, 0] == 0.0
+            and vertices[start, 1] == 0.0)
+
+
 @njit(refcounted=False)
 def reach(vertices, radius, local_center):
     """The farthest any point of a shape lies from its body's centre of mass (m): its
@@ -327,10 +335,9 @@ def shape_aabbs(shapes, origins, angles, margins, lower, upper):
     for s in range(count):
         b = body[s]
         start = vertex_start[s]
-        if (kind[s] == CIRCLE and vertex_count[s] == 1 and vertices[start, 0] == 0.0
-                and vertices[start, 1] == 0.0):
-            # A circle on its body's origin (most are) is not turned, R(θ)·0 = 0, and its
-            # cosine and sine, the dearest part of a box, are not taken. Zero times the
+        if centred_circle(kind, vertex_count, vertices, start, s):
+            # A circle on its body's origin is not turned, and its cosine and sine, the
+            # dearest part of a box, are not taken. Zero times the
             # angle stands in for both: a NaN or infinite angle still spoils the box.
             unturned = 0.0 * angles[b]
             low_x, low_y, high_x, high_y = vertex_extent(
