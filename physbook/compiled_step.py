@@ -84,8 +84,8 @@ def _may_be_fast(bodies, reaches, saved, shape_bodies):
     count as fast (:func:`~physbook.continuous.fast_bodies`), and it is a bullet or some
     shape is static (an ordinary fast body is stopped only by a static shape). The fast
     test is made here at half its threshold, so that a body found there is always found
-    here, whatever the last bit of the arithmetic. ``reaches`` (N,) is the second column
-    of :func:`~physbook.continuous.shape_reaches`; ``shape_bodies`` (S,) each shape's body."""
+    here, whatever the last bit of the arithmetic. ``reaches`` (N,) is the second of
+    :func:`~physbook.continuous.shape_reaches`; ``shape_bodies`` (S,) each shape's body."""
     kinds, awake, centers, angles = bodies.kinds, bodies.awake, bodies.centers, bodies.angles
     _, start_centers, start_angles, _, _ = saved
     ordinary = False
@@ -147,8 +147,8 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     - ``narrow`` is the narrow phase's scratch
       (:func:`~physbook.collision.manifold.narrow_scratch`);
     - ``islands`` holds the labels and scratch of chapter 11 with the sleep thresholds;
-    - ``reaches`` says how far each body's shapes reach from its centre of mass
-      (:func:`~physbook.continuous.shape_reaches`);
+    - ``reaches`` says how far each shape, and each body's shapes, reach from its centre
+      of mass (:func:`~physbook.continuous.shape_reaches`: per shape, per body);
     - ``solver`` holds the solver's settings, work arrays and softnesses, the soft step's
       colouring work arrays when it solves in colours (else None), and their ``chunks``
       when it solves on several threads (else None);
@@ -178,7 +178,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     # Broad phase. It reads no flag that waking sets, so it runs first here: if its pairs
     # outgrow the contact rows, nothing but the tree has changed when the world grows them.
     if distance > 0.0:
-        speculative_margins(shapes, bodies, distance, dt, margins)
+        speculative_margins(shapes.body, reaches[0], bodies, distance, dt, margins)
     else:
         margins[:] = 0.0
     shape_aabbs(shapes, bodies.origins, bodies.angles, margins, lower, upper)
@@ -220,7 +220,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                         bodies.angular_velocities, bodies.forces, bodies.torques,
                         bodies.gravity_scales, bodies.origins) >= 0:
         return NOT_FINITE, 0, keys, inserted, contact_count, states
-    if continuous and _may_be_fast(bodies, reaches, saved, shapes.body):
+    if continuous and _may_be_fast(bodies, reaches[1], saved, shapes.body):
         return FAST, 0, keys, inserted, contact_count, states
     if sleeping:
         update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
@@ -262,7 +262,7 @@ def new_step_state(args) -> StepState:
     """A :class:`StepState` holding ``args``: (bodies, shapes, filter columns, boxes,
     filters, margins, speculative distance, tree arrays, tree settings, joints, joint bodies,
     joined pairs, the two contact sets, materials, narrow phase scratch, saved motion,
-    islands, body reaches, solver, event buffers), each as
+    islands, shape and body reaches, solver, event buffers), each as
     :func:`compiled_step` takes it; the tree's arrays are its first five and its settings
     its margin, prediction and shrink margin."""
     return StepState(args)

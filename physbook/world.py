@@ -298,7 +298,8 @@ class World:
         # speculative contacts, as close as they may come within the step.
         distance = getattr(self._solver, "speculative_distance", 0.0)
         if distance > 0.0:
-            speculative_margins(shapes, bodies, distance, dt, margins)
+            speculative_margins(shapes.body, shape_reaches(shapes, bodies.local_centers)[0],
+                                bodies, distance, dt, margins)
         else:
             margins[:] = 0.0
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
@@ -439,7 +440,7 @@ class World:
             joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
             (current, spare), (materials.restitution, materials.friction),
             narrow_scratch(shapes, count), self._snapshot.buffers(count), islands,
-            shape_reaches(shapes, bodies.local_centers)[1],
+            shape_reaches(shapes, bodies.local_centers),
             (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
              joint_soft, colouring,
              colouring.chunks if colouring is not None and solver.parallel else None),

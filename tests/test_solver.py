@@ -5,6 +5,9 @@ between steps."""
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -460,6 +463,7 @@ def test_speculative_margins_match_the_farthest_point_of_each_shape():
     """A shape's margin is d + dt·(|v| + |ω|·R), R the farthest of its points from its
     body's centre of mass, found here by brute force over its vertices; a body
     that does not turn gets d + dt·|v| whatever its reach."""
+    from physbook.continuous import shape_reaches
     from physbook.dynamics.motion import speculative_margins
 
     world = World(gravity=(0.0, 0.0))
@@ -469,7 +473,8 @@ def test_speculative_margins_match_the_farthest_point_of_each_shape():
     shapes, bodies = world.shapes.arrays, world.arrays
     margins = np.zeros(len(shapes.ids))
     distance, dt = 0.02, 1.0 / 60.0
-    speculative_margins(shapes, bodies, distance, dt, margins)
+    reaches = shape_reaches(shapes, bodies.local_centers)[0]
+    speculative_margins(shapes.body, reaches, bodies, distance, dt, margins)
     farthest = []
     for row in range(len(shapes.ids)):
         start, count = shapes.vertex_start[row], shapes.vertex_count[row]
@@ -479,3 +484,146 @@ def test_speculative_margins_match_the_farthest_point_of_each_shape():
     expected = distance + dt * (speeds + np.array([2.5, 2.5, 0.0]) * farthest)
     np.testing.assert_allclose(margins, expected, rtol=4 * np.finfo(float).eps)
     assert margins[2] == distance + dt * 1.0
+
+
+
+def _integrated(bodies, gravity):
+    """integrate_velocities applied to copies of the velocities: (velocities, spins)."""
+    from physbook.dynamics.motion import integrate_velocities
+
+    copy = bodies._replace(velocities=bodies.velocities.copy(),
+                           angular_velocities=bodies.angular_velocities.copy())
+    integrate_velocities(copy, gravity, DT)
+    return copy.velocities, copy.angular_velocities
+
+
+def test_integrate_and_repeat_integrates_as_integrate_velocities_does():
+    """Without ``repeat`` it is integrate_velocities, bit for bit, and keeps the result as
+    the free velocities; with it, each body also gets again what happened to its velocity
+    since the last call: v ← v_f + (v − v_f,last)."""
+    from physbook.dynamics.motion import integrate_and_repeat
+
+    world = off_centre_world("soft_step")
+    world.add_body(Polygon.box(3.0, 0.5), position=(0.0, -3.0), kind="static")
+    bodies, gravity = world.arrays, np.array([0.3, -9.81])
+    bodies.forces[:] = [[1.0, -2.0], [0.5, 0.25], [-3.0, 0.0], [0.0, 0.0]]
+    bodies.torques[:] = [0.7, -0.2, 0.1, 0.0]
+    expected, expected_spins = _integrated(bodies, gravity)
+    free_velocities, free_spins = np.zeros((4, 2)), np.zeros(4)
+    integrate_and_repeat(bodies, gravity, DT, free_velocities, free_spins, False)
+    np.testing.assert_array_equal(bodies.velocities, expected)
+    np.testing.assert_array_equal(bodies.angular_velocities, expected_spins)
+    np.testing.assert_array_equal(free_velocities, expected)
+    np.testing.assert_array_equal(free_spins, expected_spins)
+    # Impulses change the velocities of the moving bodies; the next call applies the same
+    # change again, after integrating.
+    bodies.velocities[:3] += [[0.5, 0.0], [0.0, -1.0], [2.0, 2.0]]
+    bodies.angular_velocities[:3] += [1.0, 0.0, -0.5]
+    change = bodies.velocities - free_velocities
+    spin_change = bodies.angular_velocities - free_spins
+    expected, expected_spins = _integrated(bodies, gravity)
+    integrate_and_repeat(bodies, gravity, DT, free_velocities, free_spins, True)
+    np.testing.assert_array_equal(free_velocities, expected)
+    np.testing.assert_array_equal(free_spins, expected_spins)
+    np.testing.assert_array_equal(bodies.velocities, expected + change)
+    np.testing.assert_array_equal(bodies.angular_velocities, expected_spins + spin_change)
+    assert not change[3].any() and bodies.velocities[3].tolist() == [0.0, 0.0]  # static
+
+
+# One substep of the soft step in exact rational arithmetic: the kernels run as plain Python
+# (NUMBA_DISABLE_JIT) on arrays of Exact, a Fraction that takes a float's exact value.
+EXACT_SUBSTEP = '''
+from fractions import Fraction
+
+import numpy as np
+
+import physbook as pb
+from physbook.dynamics import contact_solver as cs
+from physbook.dynamics.contact_solver import Softness
+from physbook.dynamics.motion import integrate_and_repeat, integrate_positions
+
+
+class Exact(Fraction):
+    """A rational that stays one: arithmetic with a float takes the float's exact value."""
+
+    def _operate(operation):
+        def method(self, other):
+            if isinstance(other, float):
+                other = Fraction(other)
+            return Exact(operation(Fraction(self), other))
+        return method
+
+    __add__ = _operate(lambda a, b: a + b)
+    __radd__ = _operate(lambda a, b: b + a)
+    __sub__ = _operate(lambda a, b: a - b)
+    __rsub__ = _operate(lambda a, b: b - a)
+    __mul__ = _operate(lambda a, b: a * b)
+    __rmul__ = _operate(lambda a, b: b * a)
+    __truediv__ = _operate(lambda a, b: a / b)
+    __rtruediv__ = _operate(lambda a, b: b / a)
+
+    def __neg__(self):
+        return Exact(-Fraction(self))
+
+    def __abs__(self):
+        return Exact(abs(Fraction(self)))
+
+
+def exact(columns):
+    """The same columns, float ones as arrays of Exact."""
+    return type(columns)(*(np.vectorize(Exact, otypes=[object])(column)
+                           if column.dtype == np.float64 else column for column in columns))
+
+
+scene = pb.scenes.pyramid(3, pb.World(sleeping=False))
+world = scene.world
+for _ in range(30):
+    world.step(scene.dt)
+solver = world.solver
+soft_settings, _, soft, static_soft, _ = solver.compiled_settings(scene.dt)
+substeps, _, push_out_speed, threshold, _ = soft_settings
+h = Exact(scene.dt) / substeps
+contacts, bodies = exact(world.contacts.arrays), exact(world.arrays)
+work = exact(cs.work_arrays(len(contacts.bodies)))
+motion = exact(cs.body_work_arrays(len(bodies.kinds)))
+gravity = np.array([Exact(g) for g in world.gravity], dtype=object)
+soft, static_soft = (Softness(*map(Exact, spring)) for spring in (soft, static_soft))
+cs.prepare_contacts(contacts, bodies, work, motion, Exact(1, substeps))
+integrate_and_repeat(bodies, gravity, h, motion.free_velocities, motion.free_spins, False)
+cs.warm_start(contacts, bodies, work)
+# One substep: solve, move, relax.
+cs.solve_soft(contacts, bodies, work, motion, gravity, 1 / h, True, soft, static_soft,
+              Exact(push_out_speed), Exact(threshold))
+integrate_positions(bodies, h)
+cs.update_motion(bodies.centers, bodies.angles, motion)
+cs.solve_soft(contacts, bodies, work, motion, gravity, 1 / h, False, soft, static_soft,
+              Exact(push_out_speed), Exact(threshold))
+change = np.concatenate([bodies.velocities - motion.free_velocities,
+                         (bodies.angular_velocities - motion.free_spins)[:, None]], axis=1)
+# Σ M⁻¹Jᵀλ over each body's contacts, the impulses as the passes left them: the warm start
+# of bodies at rest.
+still = bodies._replace(velocities=bodies.velocities * 0,
+                        angular_velocities=bodies.angular_velocities * 0)
+cs.warm_start(contacts, still, work)
+warm = np.concatenate([still.velocities, still.angular_velocities[:, None]], axis=1)
+moving = world.arrays.inverse_masses > 0
+assert all(isinstance(value, Fraction) for value in change.ravel())
+print(int(moving.sum()), len(contacts.bodies), bool((change == warm).all()),
+      bool((change[moving] != 0).all()), float(np.abs(change.astype(float)).max()))
+'''
+
+
+def test_a_substeps_change_of_velocity_is_the_next_warm_start_exactly():
+    """The soft step warm starts a substep after the first from the change of velocity the
+    last substep's passes made (integrate_and_repeat), not from the impulses. In exact
+    arithmetic the two are the same: for every body of a resting pyramid, v − v_f after a
+    substep (warm start, solve, move, relax) equals the warm start applied to bodies at
+    rest with the impulses the passes left, Σ M⁻¹Jᵀλ over its contacts."""
+    result = subprocess.run([sys.executable, "-c", EXACT_SUBSTEP], capture_output=True,
+                            text=True, timeout=600, check=False,
+                            env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    assert result.returncode == 0, result.stderr
+    moving, contacts, same, all_changed, largest = result.stdout.split()
+    assert (moving, contacts) == ("6", "12")        # six boxes, twelve contacts
+    assert same == "True" and all_changed == "True"
+    assert float(largest) > 0.01                    # the passes did change the velocities

@@ -78,7 +78,8 @@ class ContactWork(NamedTuple):
     ``relative_velocities`` (M, 2) v_n measured before any impulse (m/s); ``targets`` (M, 2)
     the normal velocity a rigid solve aims for (m/s); ``normal_impulses``,
     ``tangent_impulses`` (M, 2) the impulses accumulated by the solve (N·s; per substep in
-    the soft step); ``total_normal_impulses`` (M, 2) all normal impulse applied in the step.
+    the soft step); ``total_normal_impulses`` (M, 2) all normal impulse the rigid solvers
+    applied in the step (their late and early bounces read it; the soft step keeps none).
     """
 
     anchors_a: np.ndarray
@@ -97,8 +98,11 @@ class BodyWork(NamedTuple):
     """What the solver keeps per body: where it was when the contacts were prepared,
     ``start_centers`` (N, 2) and ``start_angles`` (N,); its rotation since then as
     ``delta_cos``, ``delta_sin`` (N,); ``overlaps`` (N,), how many of its contacts
-    overlapped then, which share out its push-out speed; and ``moved`` (N, 2), how far its
-    centre has moved since then (m), as of the last :func:`update_motion`."""
+    overlapped then, which share out its push-out speed; ``moved`` (N, 2), how far its
+    centre has moved since then (m), as of the last :func:`update_motion` (zeroed by
+    :func:`start_motion`); and ``free_velocities`` (N, 2), ``free_spins`` (N,), its velocity
+    and angular velocity as the soft step's last substep integrated them, before any
+    contact impulse (see :func:`~physbook.dynamics.motion.integrate_and_repeat`)."""
 
     start_centers: np.ndarray
     start_angles: np.ndarray
@@ -106,6 +110,8 @@ class BodyWork(NamedTuple):
     delta_sin: np.ndarray
     overlaps: np.ndarray
     moved: np.ndarray
+    free_velocities: np.ndarray
+    free_spins: np.ndarray
 
 
 class Softness(NamedTuple):
@@ -125,7 +131,8 @@ def work_arrays(contacts: int) -> ContactWork:
 def body_work_arrays(bodies: int) -> BodyWork:
     """Zeroed :class:`BodyWork` for ``bodies`` rows."""
     return BodyWork(np.zeros((bodies, 2)), np.zeros(bodies), np.zeros(bodies),
-                    np.zeros(bodies), np.zeros(bodies), np.zeros((bodies, 2)))
+                    np.zeros(bodies), np.zeros(bodies), np.zeros((bodies, 2)),
+                    np.zeros((bodies, 2)), np.zeros(bodies))
 
 
 # --- the physics of one point ---------------------------------------------------------
@@ -247,7 +254,7 @@ def start_motion(bodies, motion):
     """Record every body's centre and angle as the start of the step's motion: no motion
     yet (Δc = 0, cos Δθ = 1, sin Δθ = 0), and no overlapping contact counted."""
     centers, angles = bodies.centers, bodies.angles
-    start_centers, start_angles, delta_cos, delta_sin, overlaps, moved = motion
+    start_centers, start_angles, delta_cos, delta_sin, overlaps, moved, _, _ = motion
     for i in range(angles.shape[0]):
         start_centers[i, 0] = centers[i, 0]
         start_centers[i, 1] = centers[i, 1]
@@ -598,7 +605,8 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
     Restitution: a point's first impulse of the step, when it approaches faster than
     ``restitution_threshold``, is a bounce: it aims for v_n = −e·v_n at once (once per
     step: ``work.targets`` keeps the speed it left at), with an impulse kept out of the
-    accumulated one so that no later pass takes it back. Bouncing inside the
+    accumulated one so that no later pass takes it back and no later warm start repeats
+    it. Bouncing inside the
     pass, in the order of the contacts, lets a collision pass on down a row of touching
     bodies within the pass, as a Newton's cradle needs (applied after the pass, every
     contact of the row would bounce from the shared velocity the pass left).
@@ -623,10 +631,11 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
                                                bodies.angular_velocities)
     inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
     (arms_a, arms_b, normal_masses, tangent_masses, base_separations, relative_velocities,
-     targets, normal_impulses, tangent_impulses, total_normal_impulses) = work
+     targets, normal_impulses, tangent_impulses, _) = work
     start_centers, delta_cos, delta_sin = motion.start_centers, motion.delta_cos, \
         motion.delta_sin
-    overlaps = motion.overlaps
+    overlaps, free_velocities, free_spins = motion.overlaps, motion.free_velocities, \
+        motion.free_spins
     first, last = 0, pairs.shape[0]
     if span is not None:
         first, last = span
@@ -683,11 +692,14 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
                     targets[m, k] = bounce_speed(-vn, s, e, -gravity_change,
                                                  inverse_h) - gravity_change
                 j = normal_masses[m, k] * (targets[m, k] - vn)
+                # Nor may the next substep's warm start repeat it: the bounce's change of
+                # velocity goes into the free velocities too (see integrate_and_repeat).
+                apply_impulse(free_velocities, free_spins, inverse_masses, inverse_inertias,
+                              a, b, j * nx, j * ny, rax, ray, rbx, rby)
             else:
                 total = max(normal_impulses[m, k] + j, 0.0)
                 j = total - normal_impulses[m, k]
                 normal_impulses[m, k] = total
-            total_normal_impulses[m, k] += j
             vax, vay, wa, vbx, vby, wb = impulse_on_pair(
                 vax, vay, wa, vbx, vby, wb, inverse_mass_a, inverse_inertia_a,
                 inverse_mass_b, inverse_inertia_b, j * nx, j * ny, rax, ray, rbx, rby)
@@ -913,7 +925,7 @@ def update_motion(centers, angles, motion):
     where the library's cos and sin are a call per body (in a settled pile, nine tenths of
     this stage's time). The rare larger turn takes the library's.
     """
-    start_centers, start_angles, delta_cos, delta_sin, _, moved = motion
+    start_centers, start_angles, delta_cos, delta_sin, _, moved, _, _ = motion
     count = angles.shape[0]
     for i in range(count):
         moved[i, 0] = centers[i, 0] - start_centers[i, 0]
@@ -968,7 +980,7 @@ def solve_positions(contacts, bodies, work, motion, bias_factor, slop, max_corre
     arms_a, arms_b, normal_masses, base_separations = (work.anchors_a, work.anchors_b,
                                                        work.normal_masses,
                                                        work.base_separations)
-    start_centers, start_angles, delta_cos, delta_sin, _, _ = motion
+    start_centers, start_angles, delta_cos, delta_sin, _, _, _, _ = motion
     deepest = 0.0
     for m in range(pairs.shape[0]):
         a = pairs[m, 0]

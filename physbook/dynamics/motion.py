@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 
 from physbook._jit import njit
-from physbook.geometry.shape_table import reach
 from physbook.kinds import DYNAMIC
 from physbook.vecmath.kernels import rotate
 
@@ -37,6 +36,43 @@ def integrate_velocities(bodies, gravity, dt):
         velocities[i, 0] += dt * (gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i])
         velocities[i, 1] += dt * (gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i])
         angular_velocities[i] += dt * torques[i] * inverse_inertias[i]
+
+
+@njit(refcounted=False)
+def integrate_and_repeat(bodies, gravity, dt, free_velocities, free_spins, repeat):
+    """:func:`integrate_velocities`, keeping each body's velocity after it, its *free*
+    velocity v_f (what it would have if nothing touched it), in ``free_velocities`` (N, 2)
+    and ``free_spins`` (N,); with ``repeat``, each body then gets again the change that
+    impulses made to its velocity since the last call: v ← v_f + (v − v_f,last), and the same
+    for ω.
+
+    This is the soft step's warm start after its first substep. A warm start applies every
+    contact's impulse λ, and the passes of a substep change λ step by step: a body's
+    velocity ends the substep changed by exactly Σ M⁻¹Jᵀλ over its contacts (J held fixed
+    through the step), which is the next warm start. So one pass over the bodies replaces a
+    pass over the contacts (see :func:`~physbook.dynamics.solver_steps.soft_step`).
+    """
+    kinds, velocities, angular_velocities = bodies.kinds, bodies.velocities, \
+        bodies.angular_velocities
+    forces, torques, scales = bodies.forces, bodies.torques, bodies.gravity_scales
+    inverse_masses, inverse_inertias, awake = (bodies.inverse_masses, bodies.inverse_inertias,
+                                               bodies.awake)
+    for i in range(kinds.shape[0]):
+        vx, vy, spin = velocities[i, 0], velocities[i, 1], angular_velocities[i]
+        free_x, free_y, free_spin = vx, vy, spin
+        if kinds[i] == DYNAMIC and awake[i]:
+            # integrate_velocities' update, the same operations
+            free_x += dt * (gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i])
+            free_y += dt * (gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i])
+            free_spin += dt * torques[i] * inverse_inertias[i]
+        if repeat:
+            velocities[i, 0] = free_x + (vx - free_velocities[i, 0])
+            velocities[i, 1] = free_y + (vy - free_velocities[i, 1])
+            angular_velocities[i] = free_spin + (spin - free_spins[i])
+        else:
+            velocities[i, 0], velocities[i, 1], angular_velocities[i] = free_x, free_y, \
+                free_spin
+        free_velocities[i, 0], free_velocities[i, 1], free_spins[i] = free_x, free_y, free_spin
 
 
 @njit(refcounted=False)
@@ -144,24 +180,18 @@ def update_origins(bodies):
 
 
 @njit(refcounted=False)
-def speculative_margins(shapes, bodies, distance, dt, margins):
+def speculative_margins(shape_bodies, reaches, bodies, distance, dt, margins):
     """How close two shapes must come to be given a contact this step: ``margins`` (S,), m.
 
     A shape of a body moving at v and turning at ω, whose farthest point is R from the
-    centre of mass, moves at most (|v| + |ω|·R)·dt in a step; its margin is that plus
-    ``distance``. A pair closer than the sum of its margins may touch before the step ends,
-    and gets a *speculative* contact that the solver lets close, but not pass.
+    centre of mass (``reaches`` (S,), the first of
+    :func:`~physbook.continuous.shape_reaches`; ``shape_bodies`` (S,) each shape's body),
+    moves at most (|v| + |ω|·R)·dt in a step; its margin is that plus ``distance``. A pair
+    closer than the sum of its margins may touch before the step ends, and gets a
+    *speculative* contact that the solver lets close, but not pass.
     """
-    _, _, body, radius, vertex_start, vertex_count, vertices, _ = shapes
-    local_centers, velocities = bodies.local_centers, bodies.velocities
-    angular_velocities = bodies.angular_velocities
-    for s in range(body.shape[0]):
-        b = body[s]
-        start = vertex_start[s]
-        # A body that does not turn (asleep, static, or sliding) needs no reach: |ω|·R is 0.
-        farthest = 0.0
-        if angular_velocities[b] != 0.0:
-            farthest = reach(vertices[start:start + vertex_count[s]], radius[s],
-                             local_centers[b])
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    for s in range(shape_bodies.shape[0]):
+        b = shape_bodies[s]
         speed = math.sqrt(velocities[b, 0] ** 2 + velocities[b, 1] ** 2)
-        margins[s] = distance + dt * (speed + abs(angular_velocities[b]) * farthest)
+        margins[s] = distance + dt * (speed + abs(angular_velocities[b]) * reaches[s])

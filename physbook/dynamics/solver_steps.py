@@ -48,6 +48,7 @@ from physbook.dynamics.joint_solver import (
     warm_start_joints,
 )
 from physbook.dynamics.motion import (
+    integrate_and_repeat,
     integrate_free,
     integrate_positions,
     integrate_velocities,
@@ -219,10 +220,20 @@ def _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     of bodies whose state is no longer finite."""
     bad = 0
     for substep in range(substeps):
-        integrate_velocities(bodies, gravity, h)
-        if joints is not None:
+        if joints is None:
+            # From the second substep on, the warm start is the change the last substep's
+            # passes made to each body's velocity, applied again (see integrate_and_repeat):
+            # a pass over the bodies, not over the contacts.
+            integrate_and_repeat(bodies, gravity, h, motion.free_velocities,
+                                 motion.free_spins, substep > 0)
+            if substep == 0:
+                _warm_start(contacts, bodies, work, colouring, colour_count, threads)
+        else:
+            # A joint's arms turn with its bodies, so its Jacobian changes from substep to
+            # substep, and its warm start must be applied anew.
+            integrate_velocities(bodies, gravity, h)
             warm_start_joints(joints, bodies, joint_work, motion)
-        _warm_start(contacts, bodies, work, colouring, colour_count, threads)
+            _warm_start(contacts, bodies, work, colouring, colour_count, threads)
         if joints is not None:
             solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
         # The lanes hold the motion the last relaxing pass read, or none at the start:

@@ -50,12 +50,12 @@ from physbook.dynamics.contact_solver import (
 ARM_AX, ARM_AY, ARM_BX, ARM_BY = 11, 12, 13, 14        # point k: + 4·k
 BASE_SEPARATION, NORMAL_MASS, TANGENT_MASS = 19, 21, 23  # point k: + k
 # Carried from pass to pass through the step (point k: + k).
-NORMAL_IMPULSE, TANGENT_IMPULSE, TOTAL_NORMAL_IMPULSE = 25, 27, 29
+NORMAL_IMPULSE, TANGENT_IMPULSE = 25, 27
 # Gathered at every pass: the bodies' velocities, and their motion since the step began
 # (Δc_B − Δc_A and both rotations).
-VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(31, 37)
-MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B = range(37, 43)
-FIELDS = 43
+VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(29, 35)
+MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B = range(35, 41)
+FIELDS = 41
 
 #: Columns of a colouring's ``groups`` (G, 3): a group's first gathered row, its number of
 #: rows, and the points of each of its contacts when it is solved in lanes (1 or 2), or
@@ -142,7 +142,6 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
                     warm_scale * carried_normal[m, k] if warm_scale != 0.0 else 0.0
                 block[lane + (TANGENT_IMPULSE + k) * LANES] = \
                     warm_scale * carried_tangent[m, k] if warm_scale != 0.0 else 0.0
-                block[lane + (TOTAL_NORMAL_IMPULSE + k) * LANES] = 0.0
             # No motion yet: Δc = 0, Δθ = 0 (what start_motion records).
             block[lane + MOVED_X * LANES] = 0.0
             block[lane + MOVED_Y * LANES] = 0.0
@@ -315,7 +314,6 @@ def _normal_lanes(block, width, k, inverse_h, use_bias):
         total = max(accumulated + j, 0.0)
         j = total - accumulated
         block[lane + (NORMAL_IMPULSE + k) * LANES] = total
-        block[lane + (TOTAL_NORMAL_IMPULSE + k) * LANES] += j
         _push(block, lane, j * nx, j * ny, rax, ray, rbx, rby)
 
 
@@ -343,7 +341,6 @@ def _warm_lanes(block, width, k):
         nx, ny, rax, ray, rbx, rby = _normal_and_arms(block, lane, k)
         jn = block[lane + (NORMAL_IMPULSE + k) * LANES]
         jt = block[lane + (TANGENT_IMPULSE + k) * LANES]
-        block[lane + (TOTAL_NORMAL_IMPULSE + k) * LANES] += jn
         _push(block, lane, jn * nx - jt * ny, jn * ny + jt * nx, rax, ray, rbx, rby)
 
 
