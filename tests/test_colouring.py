@@ -246,3 +246,42 @@ def test_order_and_parallel_are_settings():
     solver.parallel = False
     solver.order = "rows"
     assert solver.colouring(10, 10) is None
+
+
+@given(contact_graphs(), st.integers(0, 5), st.integers(0, 1000))
+def test_a_colouring_is_kept_only_while_what_it_depends_on_is_unchanged(graph, change, which):
+    """Colouring the rows again on the same arrays gives what fresh arrays give: the same
+    colouring when nothing changed (it is then kept, not worked out again), another when a
+    body wakes or sleeps, starts or stops moving, or a row changes its bodies, points or
+    restitution."""
+    pairs, moving, awake, points, restitutions = graph
+    _, colouring = colour(pairs, moving, awake, points, restitutions)
+    before = [array.copy() for array in graph]
+    moving, awake, points, restitutions = (moving.copy(), awake.copy(), points.copy(),
+                                           restitutions.copy())
+    if change == 1:
+        awake[which % len(awake)] ^= True
+    elif change == 2:
+        moving[which % len(moving)] ^= True
+    elif change == 3 and len(pairs):
+        points[which % len(pairs)] = 3 - points[which % len(pairs)]
+    elif change == 4 and len(pairs):
+        restitutions[which % len(pairs)] = 0.5 - restitutions[which % len(pairs)]
+    elif change == 5 and len(pairs):
+        pairs = pairs[::-1].copy()
+    unchanged = all(np.array_equal(old, new) for old, new in
+                    zip(before, (pairs, moving, awake, points, restitutions), strict=True))
+    colouring.used[:] = -1  # scratch that working the colouring out writes over
+    count = colour_contacts(pairs, points, restitutions, np.where(moving, 1.0, 0.0),
+                            np.zeros(len(moving)), awake, colouring)
+    if unchanged:
+        assert (colouring.used == -1).all()   # kept as it was
+    fresh_count, fresh = colour(pairs, moving, awake, points, restitutions)
+    rows = len(pairs)
+    assert count == fresh_count
+    for name in ("colours", "kinds", "order"):
+        np.testing.assert_array_equal(getattr(colouring, name)[:rows],
+                                      getattr(fresh, name)[:rows])
+    np.testing.assert_array_equal(colouring.kind_starts, fresh.kind_starts)
+    np.testing.assert_array_equal(colouring.starts, fresh.starts)
+    assert (colouring.remembered[0] == rows) and colouring.remembered[1] == count

@@ -76,7 +76,10 @@ class Colouring(NamedTuple):
     (:func:`gather_contacts`); and the groups of :mod:`physbook.dynamics.wide_pass`:
     ``group_starts`` (COLOURS + 2,) where each colour's groups begin, ``groups`` (G, 3)
     each group's first row, rows and points (0: row by row), ``lane_bodies`` (G, 2, LANES)
-    the bodies of each lane, ``lanes`` (G·FIELDS·LANES,) their blocks."""
+    the bodies of each lane, ``lanes`` (G·FIELDS·LANES,) their blocks; and what the last
+    colouring was worked out from (see :func:`colour_contacts`): ``signatures`` (C, 3) each
+    row's bodies and what else of it counts, ``remembered`` (2,) the row count (−1: none
+    yet) and the colour count."""
 
     colours: np.ndarray
     kinds: np.ndarray
@@ -90,6 +93,8 @@ class Colouring(NamedTuple):
     groups: np.ndarray
     lane_bodies: np.ndarray
     lanes: np.ndarray
+    signatures: np.ndarray
+    remembered: np.ndarray
 
 
 def colouring_arrays(contacts: int, bodies: int) -> Colouring:
@@ -100,7 +105,8 @@ def colouring_arrays(contacts: int, bodies: int) -> Colouring:
                      np.zeros(KINDS * (COLOURS + 1) + 1, np.int64),
                      np.zeros(bodies, np.int64), np.ones(1, np.int64),
                      contact_columns(contacts), np.zeros(COLOURS + 2, np.int64),
-                     *lane_arrays(group_capacity(contacts)))
+                     *lane_arrays(group_capacity(contacts)), np.zeros((contacts, 3), np.int64),
+                     np.array([-1, 0], np.int64))
 
 
 def share_out(colouring: Colouring, parallel: bool = True) -> None:
@@ -119,11 +125,19 @@ def colour_contacts(pairs, point_counts, restitutions, inverse_masses, inverse_i
     A row is solved in lanes when it is in an ordinary colour, cannot bounce (its
     ``restitutions`` is 0) and one of its bodies is ``awake``; by its ``point_counts`` it
     is then of kind :data:`TWO_POINTS` or :data:`ONE_POINT`.
+
+    The colouring is worked out again only when something it depends on changed since the
+    last call: a row's bodies, whether they are awake and whether they move, its point
+    count and whether it may bounce. Otherwise the last one stands, as it is: a pile at rest
+    keeps its contacts, in the same rows, step after step.
     """
     colours, kinds, order, starts, kind_starts, used = (
         colouring.colours, colouring.kinds, colouring.order, colouring.starts,
         colouring.kind_starts, colouring.used)
     count = pairs.shape[0]
+    if _same_as_last(pairs, point_counts, restitutions, inverse_masses, inverse_inertias,
+                     awake, colouring.signatures, colouring.remembered):
+        return colouring.remembered[1]
     for m in range(count):
         used[pairs[m, 0]] = 0
         used[pairs[m, 1]] = 0
@@ -185,7 +199,31 @@ def colour_contacts(pairs, point_counts, restitutions, inverse_masses, inverse_i
     last = OVERFLOW
     while last > 0 and starts[last] == starts[last + 1]:
         last -= 1
-    return last + 1 if count else 0
+    colouring.remembered[0] = count
+    colouring.remembered[1] = last + 1 if count else 0
+    return colouring.remembered[1]
+
+
+@njit(refcounted=False)
+def _same_as_last(pairs, point_counts, restitutions, inverse_masses, inverse_inertias, awake,
+                  signatures, remembered):
+    """Whether the rows would be coloured as the last call of :func:`colour_contacts`
+    coloured them: the same count, and each row the same bodies (in ``signatures``, which
+    this updates) with the same flags (awake, moving, point count, may bounce)."""
+    count = pairs.shape[0]
+    same = remembered[0] == count
+    remembered[0] = -1  # until colour_contacts remembers this colouring
+    for m in range(count):
+        a, b = pairs[m, 0], pairs[m, 1]
+        flags = (awake[a] + 2 * awake[b]
+                 + 4 * (inverse_masses[a] > 0.0 or inverse_inertias[a] > 0.0)
+                 + 8 * (inverse_masses[b] > 0.0 or inverse_inertias[b] > 0.0)
+                 + 16 * (point_counts[m] == 2) + 32 * (restitutions[m] == 0.0))
+        same &= signatures[m, 0] == a and signatures[m, 1] == b and signatures[m, 2] == flags
+        signatures[m, 0], signatures[m, 1], signatures[m, 2] = a, b, flags
+    if same:
+        remembered[0] = count
+    return same
 
 
 @njit(refcounted=False)
