@@ -52,6 +52,8 @@ def max_separation(vertices_1, normals_1, vertices_2):
             s = nx * (vertices_2[j, 0] - vx) + ny * (vertices_2[j, 1] - vy)
             if s < deepest:
                 deepest = s
+                if deepest <= best_separation:
+                    break  # s_i can only fall further: edge i is not the best
         if deepest > best_separation:
             best_separation = deepest
             best_edge = i
