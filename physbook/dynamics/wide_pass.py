@@ -4,25 +4,21 @@ No two contacts of a colour (:mod:`physbook.dynamics.colouring`) share a body wh
 velocity an impulse changes, so a pass may solve several of them at once. The colouring
 cuts each colour into *groups* of up to :data:`~physbook.constants.LANES` rows. A group of
 contacts that cannot bounce (restitution 0) and have the same number of points is solved in
-*lanes*, one contact per lane: the pass gathers the bodies' velocities into the group's
-block, runs the arithmetic of :func:`~physbook.dynamics.contact_solver.solve_soft` on every
-lane, and scatters the velocities back. Each line of that arithmetic is the same
+*lanes*, one contact per lane: the pass gathers the bodies' velocities and motion into the
+group's block, runs the arithmetic of :func:`~physbook.dynamics.contact_solver.solve_soft`
+on every lane, and scatters the velocities back. Each line of that arithmetic is the same
 operation on every lane, which the compiler turns into one vector instruction (eight
 float64 at once with AVX-512, four with AVX2). Each contact gets the operations of
 ``solve_soft``, in the same order, so the results are the same bit for bit. The other
-groups, of contacts that may bounce (a branch taken once per collision), of pairs that are
-both asleep, of the overflow colour, whose rows may share bodies, or too few to fill
-:data:`~physbook.constants.LANE_MINIMUM` lanes, are solved row by row by ``solve_soft``
-itself.
+groups, of contacts that may bounce (a branch taken once per collision) or of the overflow
+colour, whose rows may share bodies, are solved row by row by ``solve_soft`` itself.
 
 A group's block lives through the whole step, as Box2D v3's wide contact constraints do:
 :func:`pack_lanes` prepares its contacts into it, what stays the same through the step
 (normal, masses, arms, springs) and the impulses the step starts from; the warm starts and
 passes carry the impulses in the block; :func:`store_groups` keeps them in the contact table
-at the end. A pass reads and writes only the bodies' velocities. The points' separations
-change only when the bodies move: the first pass after they moved gathers their motion
-since the step began and measures the separations into the block, and the passes read them
-there until the bodies move again.
+at the end. A pass reads and writes only the bodies' velocities, and reads their motion
+since the step began.
 
 numba vectorises a loop over the lanes only when every value it reads or writes sits in
 one flat array at a fixed offset from the lane (two arrays might overlap, and a row of a
@@ -55,13 +51,11 @@ ARM_AX, ARM_AY, ARM_BX, ARM_BY = 11, 12, 13, 14        # point k: + 4·k
 BASE_SEPARATION, NORMAL_MASS, TANGENT_MASS = 19, 21, 23  # point k: + k
 # Carried from pass to pass through the step (point k: + k).
 NORMAL_IMPULSE, TANGENT_IMPULSE = 25, 27
-# Gathered at every pass: the bodies' velocities. Gathered when the bodies have moved: their
-# motion since the step began (Δc_B − Δc_A and both rotations), and from it each point's
-# separation now (point k: + k), which the passes read until the bodies move again.
+# Gathered at every pass: the bodies' velocities, and their motion since the step began
+# (Δc_B − Δc_A and both rotations).
 VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(29, 35)
 MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B = range(35, 41)
-SEPARATION = 41
-FIELDS = 43
+FIELDS = 41
 
 #: Columns of a colouring's ``groups`` (G, 3): a group's first gathered row, its number of
 #: rows, and the points of each of its contacts when it is solved in lanes (1 or 2), or
@@ -155,7 +149,6 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
             block[lane + SIN_A * LANES] = 0.0
             block[lane + COS_B * LANES] = 1.0
             block[lane + SIN_B * LANES] = 0.0
-        _measure_lanes(block, width, point_count)
 
 
 @njit(refcounted=False)
@@ -247,10 +240,10 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
     first .. last − 1 (``groups_span``), each in lanes (see the module docstring) or row by
     row; the same results, bit for bit.
 
-    ``moved_since`` says whether the bodies moved since a pass last measured the points'
-    separations from their motion (or :func:`pack_lanes` measured them with none): if not,
-    the lanes keep the separations they hold. A substep's solving pass follows only
-    velocity stages, so it can take the separations its last relaxing pass measured.
+    ``moved_since`` says whether the bodies moved since a pass last read their motion into
+    the lanes (or :func:`pack_lanes` set it to none): if not, the lanes keep what they hold.
+    A substep's solving pass follows only velocity stages, so it can take the motion its
+    last relaxing pass read.
     """
     width = lane_bodies.shape[2]  # LANES, read from the array: see the module docstring
     velocities, spins = bodies.velocities, bodies.angular_velocities
@@ -264,26 +257,18 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
             continue
         block = _block(lanes, g)
         _gather_velocities(block, lane_bodies, g, width, velocities, spins)
-        if moved_since:
-            _gather_motion(block, lane_bodies, g, width, moved, delta_cos, delta_sin)
-            _measure_lanes(block, width, points)
+        for lane in range(width if moved_since else 0):
+            a = np.uint64(lane_bodies[g, 0, lane])
+            b = np.uint64(lane_bodies[g, 1, lane])
+            # Δc_B − Δc_A, summed as separation_now sums it.
+            block[lane + MOVED_X * LANES] = moved[b, 0] - moved[a, 0]
+            block[lane + MOVED_Y * LANES] = moved[b, 1] - moved[a, 1]
+            block[lane + COS_A * LANES] = delta_cos[a]
+            block[lane + SIN_A * LANES] = delta_sin[a]
+            block[lane + COS_B * LANES] = delta_cos[b]
+            block[lane + SIN_B * LANES] = delta_sin[b]
         _solve_lanes(block, width, points, inverse_h, use_bias)
         _scatter_velocities(block, lane_bodies, g, width, velocities, spins)
-
-
-@njit(refcounted=False, inline=True)
-def _gather_motion(block, lane_bodies, g, width, moved, delta_cos, delta_sin):
-    """Read the motion of each lane's bodies since the step began into group g's block:
-    Δc_B − Δc_A (summed as separation_now sums it) and both rotations."""
-    for lane in range(width):
-        a = np.uint64(lane_bodies[g, 0, lane])
-        b = np.uint64(lane_bodies[g, 1, lane])
-        block[lane + MOVED_X * LANES] = moved[b, 0] - moved[a, 0]
-        block[lane + MOVED_Y * LANES] = moved[b, 1] - moved[a, 1]
-        block[lane + COS_A * LANES] = delta_cos[a]
-        block[lane + SIN_A * LANES] = delta_sin[a]
-        block[lane + COS_B * LANES] = delta_cos[b]
-        block[lane + SIN_B * LANES] = delta_sin[b]
 
 
 @njit(refcounted=False, inline=True)
@@ -302,36 +287,18 @@ def _solve_lanes(block, width, points, inverse_h, use_bias):
 
 
 @njit(refcounted=False, inline=True)
-def _measure_lanes(block, width, points):
-    """Each point's separation now on every lane, from the motion in the block, as
-    separation_now finds it: s = base + (Δc_B − Δc_A + R(Δθ_B)·r_B − R(Δθ_A)·r_A)·n."""
-    _separation_lanes(block, width, 0)
-    if points == 2:
-        _separation_lanes(block, width, 1)
-
-
-@njit(refcounted=False, inline=True)
-def _separation_lanes(block, width, k):
-    """Point k's separation now on every lane (see :func:`_measure_lanes`)."""
+def _normal_lanes(block, width, k, inverse_h, use_bias):
+    """The normal impulse of point k on every lane, as solve_soft's."""
     for lane in range(width):
         nx, ny, rax, ray, rbx, rby = _normal_and_arms(block, lane, k)
         cos_a, sin_a = block[lane + COS_A * LANES], block[lane + SIN_A * LANES]
         cos_b, sin_b = block[lane + COS_B * LANES], block[lane + SIN_B * LANES]
+        # separation_now: s = base + (Δc_B − Δc_A + R(Δθ_B)·r_B − R(Δθ_A)·r_A)·n
         turned_ax, turned_ay = cos_a * rax - sin_a * ray, sin_a * rax + cos_a * ray
         turned_bx, turned_by = cos_b * rbx - sin_b * rby, sin_b * rbx + cos_b * rby
-        block[lane + (SEPARATION + k) * LANES] = (
-            block[lane + (BASE_SEPARATION + k) * LANES]
-            + (block[lane + MOVED_X * LANES] + turned_bx - turned_ax) * nx
-            + (block[lane + MOVED_Y * LANES] + turned_by - turned_ay) * ny)
-
-
-@njit(refcounted=False, inline=True)
-def _normal_lanes(block, width, k, inverse_h, use_bias):
-    """The normal impulse of point k on every lane, as solve_soft's, from the separation
-    the block holds."""
-    for lane in range(width):
-        nx, ny, rax, ray, rbx, rby = _normal_and_arms(block, lane, k)
-        s = block[lane + (SEPARATION + k) * LANES]
+        s = (block[lane + (BASE_SEPARATION + k) * LANES]
+             + (block[lane + MOVED_X * LANES] + turned_bx - turned_ax) * nx
+             + (block[lane + MOVED_Y * LANES] + turned_by - turned_ay) * ny)
         mass_scale = block[lane + MASS_SCALE * LANES]
         spring_bias = max(mass_scale * block[lane + BIAS_RATE * LANES] * s,
                           -block[lane + SPEED_CAP * LANES])
