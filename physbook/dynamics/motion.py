@@ -128,6 +128,22 @@ def integrate_positions(bodies, dt):
 
 
 @njit(refcounted=False)
+def advance_positions(bodies, dt):
+    """The position half of :func:`integrate_positions` alone, c += dt·v and θ += dt·ω for
+    the awake bodies, origins left as they were: the soft step's substeps before its last.
+    Nothing reads an origin until the step ends, and a centre or velocity that is no longer
+    finite stays so, so placing and checking the bodies after the last substep is enough."""
+    centers, angles, velocities, angular_velocities, awake = (
+        bodies.centers, bodies.angles, bodies.velocities, bodies.angular_velocities,
+        bodies.awake)
+    for i in range(angles.shape[0]):
+        if awake[i]:
+            centers[i, 0] += dt * velocities[i, 0]
+            centers[i, 1] += dt * velocities[i, 1]
+            angles[i] += dt * angular_velocities[i]
+
+
+@njit(refcounted=False)
 def integrate_free(bodies, gravity, h, substeps):
     """``substeps`` substeps of h s of symplectic Euler for bodies that nothing ties
     together (no contact, no joint): :func:`integrate_velocities` then
