@@ -439,7 +439,7 @@ def set_targets(contacts, work, bodies, restitution_threshold, bias_factor, slop
 @njit(refcounted=False)
 def warm_start(contacts, bodies, work, span=None):
     """Apply the impulses each point starts from: P = λ_n·n + λ_t·t; given a ``span``
-    (first, last), to rows first .. last − 1 only (a colour's share,
+    (first, last), to rows first .. last − 1 only (a group of rows,
     :mod:`physbook.dynamics.colouring`)."""
     awake = bodies.awake
     pairs, point_counts, normals = contacts.bodies, contacts.point_counts, contacts.normals
@@ -589,8 +589,8 @@ def bounce_speed(approach, gap, restitution, pull, inverse_h):
 def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                static_soft, push_out_speed, restitution_threshold, span=None):
     """One pass of soft contacts (the soft step); with ``use_bias`` False it *relaxes*.
-    Given a ``span`` (first, last), the pass takes rows first .. last − 1 only (a colour's
-    share, :mod:`physbook.dynamics.colouring`).
+    Given a ``span`` (first, last), the pass takes rows first .. last − 1 only (a group of
+    rows, :mod:`physbook.dynamics.colouring`).
 
     The separation s of each point is found from how far its bodies moved since prepare.
     A gap (s > 0) is a speculative contact: it may close by the end of the substep, bias

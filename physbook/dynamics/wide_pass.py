@@ -10,8 +10,10 @@ on every lane, and scatters the velocities back. Each line of that arithmetic is
 operation on every lane, which the compiler turns into one vector instruction (eight
 float64 at once with AVX-512, four with AVX2). Each contact gets the operations of
 ``solve_soft``, in the same order, so the results are the same bit for bit. The other
-groups, of contacts that may bounce (a branch taken once per collision) or of the overflow
-colour, whose rows may share bodies, are solved row by row by ``solve_soft`` itself.
+groups, of contacts that may bounce (a branch taken once per collision), of pairs that are
+both asleep, of the overflow colour, whose rows may share bodies, or too few to fill
+:data:`~physbook.constants.LANE_MINIMUM` lanes, are solved row by row by ``solve_soft``
+itself.
 
 A group's block lives through the whole step, as Box2D v3's wide contact constraints do:
 :func:`pack_lanes` prepares its contacts into it, what stays the same through the step
@@ -174,7 +176,7 @@ def store_groups(group_count, groups, lanes, order, contacts, bodies, work, scal
         for lane in range(groups[g, ROWS]):
             m = order[first + lane]
             for k in range(2):
-                # A slot past the contact's points was prepared at 0 and never solved.
+                # A slot past the contact's points was never solved: it keeps no impulse.
                 solved = k < point_count
                 normal[m, k] = scale * (block[lane + (NORMAL_IMPULSE + k) * LANES]
                                         if solved else 0.0)
