@@ -15,6 +15,16 @@ from physbook.kinds import DYNAMIC
 from physbook.vecmath.kernels import rotate
 
 
+@njit(refcounted=False, inline=True)
+def _velocity_columns(bodies):
+    """The columns the velocity half reads. They are taken out of the tuple once: reading a
+    field of a tuple of arrays inside a loop costs a reference count increment and
+    decrement each time."""
+    return (bodies.kinds, bodies.velocities, bodies.angular_velocities, bodies.forces,
+            bodies.torques, bodies.gravity_scales, bodies.inverse_masses,
+            bodies.inverse_inertias, bodies.awake)
+
+
 @njit(refcounted=False)
 def integrate_velocities(bodies, gravity, dt):
     """Symplectic Euler, velocity half: v += dt·(g·s + F/m), ω += dt·τ/I, dynamic bodies only.
@@ -23,13 +33,8 @@ def integrate_velocities(bodies, gravity, dt):
     Static and kinematic bodies keep their velocities, and sleeping bodies (``awake``
     false, chapter 11) stay at rest.
     """
-    # Columns are taken out of the tuple once: reading a field of a tuple of arrays inside
-    # a loop costs a reference count increment and decrement each time.
-    kinds, velocities, angular_velocities = bodies.kinds, bodies.velocities, \
-        bodies.angular_velocities
-    forces, torques, scales = bodies.forces, bodies.torques, bodies.gravity_scales
-    inverse_masses, inverse_inertias, awake = (bodies.inverse_masses, bodies.inverse_inertias,
-                                               bodies.awake)
+    (kinds, velocities, angular_velocities, forces, torques, scales, inverse_masses,
+     inverse_inertias, awake) = _velocity_columns(bodies)
     for i in range(kinds.shape[0]):
         if kinds[i] != DYNAMIC or not awake[i]:
             continue
@@ -52,11 +57,8 @@ def integrate_and_repeat(bodies, gravity, dt, free_velocities, free_spins, repea
     through the step), which is the next warm start. So one pass over the bodies replaces a
     pass over the contacts (see :func:`~physbook.dynamics.solver_steps.soft_step`).
     """
-    kinds, velocities, angular_velocities = bodies.kinds, bodies.velocities, \
-        bodies.angular_velocities
-    forces, torques, scales = bodies.forces, bodies.torques, bodies.gravity_scales
-    inverse_masses, inverse_inertias, awake = (bodies.inverse_masses, bodies.inverse_inertias,
-                                               bodies.awake)
+    (kinds, velocities, angular_velocities, forces, torques, scales, inverse_masses,
+     inverse_inertias, awake) = _velocity_columns(bodies)
     for i in range(kinds.shape[0]):
         vx, vy, spin = velocities[i, 0], velocities[i, 1], angular_velocities[i]
         free_x, free_y, free_spin = vx, vy, spin
