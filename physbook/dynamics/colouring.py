@@ -151,8 +151,8 @@ def colour_contacts(pairs, point_counts, restitutions, inverse_masses, inverse_i
             kinds[m] = ROW_BY_ROW
             kind_starts[ROW_BY_ROW + 1] += 1
             continue
-        moves_a = inverse_masses[a] > 0.0 or inverse_inertias[a] > 0.0
-        moves_b = inverse_masses[b] > 0.0 or inverse_inertias[b] > 0.0
+        moves_a = _moves(inverse_masses, inverse_inertias, a)
+        moves_b = _moves(inverse_masses, inverse_inertias, b)
         taken = 0
         if moves_a:
             taken |= used[a]
@@ -212,18 +212,21 @@ def _same_as_last(pairs, point_counts, restitutions, inverse_masses, inverse_ine
     this updates) with the same flags (awake, moving, point count, may bounce)."""
     count = pairs.shape[0]
     same = remembered[0] == count
-    remembered[0] = -1  # until colour_contacts remembers this colouring
     for m in range(count):
         a, b = pairs[m, 0], pairs[m, 1]
         flags = (awake[a] + 2 * awake[b]
-                 + 4 * (inverse_masses[a] > 0.0 or inverse_inertias[a] > 0.0)
-                 + 8 * (inverse_masses[b] > 0.0 or inverse_inertias[b] > 0.0)
+                 + 4 * _moves(inverse_masses, inverse_inertias, a)
+                 + 8 * _moves(inverse_masses, inverse_inertias, b)
                  + 16 * (point_counts[m] == 2) + 32 * (restitutions[m] == 0.0))
         same &= signatures[m, 0] == a and signatures[m, 1] == b and signatures[m, 2] == flags
         signatures[m, 0], signatures[m, 1], signatures[m, 2] = a, b, flags
-    if same:
-        remembered[0] = count
     return same
+
+
+@njit(refcounted=False, inline=True)
+def _moves(inverse_masses, inverse_inertias, b):
+    """Whether an impulse changes body b's velocity (a positive inverse mass or inertia)."""
+    return inverse_masses[b] > 0.0 or inverse_inertias[b] > 0.0
 
 
 @njit(refcounted=False)
