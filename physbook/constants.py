@@ -201,13 +201,19 @@ COLOURS = 32
 STATIC_COLOURS = 4
 
 #: Contacts of a colour the soft step solves at once, one in each lane of the processor's
-#: vector registers (eight float64 with AVX-512; with AVX2 the compiler makes each line two
-#: instructions of four).
-LANES = 8
+#: vector registers: four registers of eight float64 with AVX-512 (eight of four with AVX2).
+#: A contact's arithmetic is a long chain of operations, each waiting for the last; with
+#: four registers of independent lanes the processor works on one while the others wait (a
+#: contact's pass costs about a quarter less than with one register).
+LANES = 32
 
-#: A group of fewer contacts than this is solved row by row, not in lanes: gathering its
-#: bodies' velocities into lanes and scattering them back costs about what solving five or
-#: six two-point contacts one after the other does.
+#: float64 in one vector register with AVX-512: a group of fewer than :data:`LANES`
+#: contacts is solved in lanes up to the next multiple of this, not in all of them.
+VECTOR_WIDTH = 8
+
+#: A group of fewer contacts than this is solved row by row, not in lanes: gathering a
+#: register's worth of lanes (:data:`VECTOR_WIDTH`), solving and scattering them back costs
+#: about what solving five or six two-point contacts one after the other does.
 LANE_MINIMUM = 6
 
 #: The parallel soft step solves a colour of fewer contact rows than this on one thread:

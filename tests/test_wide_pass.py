@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import physbook as pb
-from physbook.constants import COLOURS, LANE_MINIMUM, LANES
+from physbook.constants import COLOURS, LANE_MINIMUM, LANES, VECTOR_WIDTH
 from physbook.dynamics.colouring import (
     KINDS,
     ONE_POINT,
@@ -60,6 +60,7 @@ from physbook.dynamics.wide_pass import (
     TANGENT_IMPULSE,
     TANGENT_MASS,
     group_capacity,
+    group_width,
     pack_lanes,
     store_groups,
 )
@@ -154,6 +155,7 @@ def test_packing_prepares_the_lanes_as_prepare_contacts_prepares_the_rows(colour
     _, colouring, _, groups, _, gathered, work, *_ = coloured
     fields = {"anchors_a": (ARM_AX, ARM_AY), "anchors_b": (ARM_BX, ARM_BY)}
     checked = 0
+    widths = set()
     for g, (first, size, points) in enumerate(colouring.groups[:groups]):
         if points == BY_ROWS:
             continue
@@ -179,10 +181,15 @@ def test_packing_prepares_the_lanes_as_prepare_contacts_prepares_the_rows(colour
         np.testing.assert_array_equal(
             block[[MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B], :size],
             np.repeat([[0.0], [0.0], [1.0], [0.0], [1.0], [0.0]], size, axis=1))
-        # Empty lanes: zeros, and the bodies of lane 0 (written back before lane 0's).
-        assert (colouring.lane_bodies[g, :, size:] == gathered.bodies[first][:, None]).all()
-        assert (block[:, size:] == 0.0).all()
+        # Empty lanes up to the group's width, a whole number of vector registers: zeros,
+        # and the bodies of lane 0 (written back before lane 0's).
+        width = -(-size // VECTOR_WIDTH) * VECTOR_WIDTH
+        assert width == group_width(size) and size <= width < size + VECTOR_WIDTH
+        widths.add(width)
+        assert (colouring.lane_bodies[g, :, size:width] == gathered.bodies[first][:, None]).all()
+        assert (block[:, size:width] == 0.0).all()
     assert checked > 100
+    assert len(widths) > 1 and LANES in widths  # full groups and part-filled ones
 
 
 def _copies(bodies, work, contacts):

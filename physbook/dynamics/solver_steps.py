@@ -168,7 +168,7 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     would have. ``joint_soft`` is the joints' softness for one substep. Given a
     ``colouring`` of the contacts into ``colour_count`` colours, cut into groups (see
     :func:`coloured_soft_step`), the contacts are prepared, solved and stored colour by
-    colour, group by group, eight contacts at a time in vector lanes
+    colour, group by group, up to 32 contacts at a time in vector lanes
     (:mod:`physbook.dynamics.wide_pass`), which carry their impulses through the step;
     ``threads``, the colouring's ``chunks`` or None, says whether each colour is shared out
     among numba's threads (a separate compilation: a kernel that may start threads costs

@@ -397,8 +397,8 @@ class SoftStepSolver:
     order
         The order in which a pass meets the contacts (one of :data:`ORDERS`).
         ``"colours"``, as Box2D v3 does: colour by colour, where no two contacts of a
-        colour share a moving body (:mod:`physbook.dynamics.colouring`), eight of a colour
-        at a time in the processor's vector lanes (:mod:`physbook.dynamics.wide_pass`).
+        colour share a moving body (:mod:`physbook.dynamics.colouring`), up to 32 of a
+        colour at a time in the processor's vector lanes (:mod:`physbook.dynamics.wide_pass`).
         ``"rows"``: one at a time in the contact table's order, as chapter 10 derives the
         pass; slower, and a different state, since the order is part of the solution a
         pass converges to.

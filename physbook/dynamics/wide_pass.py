@@ -1,4 +1,4 @@
-"""Chapter 10's soft contact stages, eight contacts of a colour at a time.
+"""Chapter 10's soft contact stages, up to 32 contacts of a colour at a time.
 
 No two contacts of a colour (:mod:`physbook.dynamics.colouring`) share a body whose
 velocity an impulse changes, so a pass may solve several of them at once. The colouring
@@ -7,8 +7,10 @@ contacts that cannot bounce (restitution 0) and have the same number of points i
 *lanes*, one contact per lane: the pass gathers the bodies' velocities and motion into the
 group's block, runs the arithmetic of :func:`~physbook.dynamics.contact_solver.solve_soft`
 on every lane, and scatters the velocities back. Each line of that arithmetic is the same
-operation on every lane, which the compiler turns into one vector instruction (eight
-float64 at once with AVX-512, four with AVX2). Each contact gets the operations of
+operation on every lane, which the compiler turns into vector instructions (eight float64
+at once with AVX-512, four with AVX2). A part-filled group is solved to the next multiple
+of :data:`~physbook.constants.VECTOR_WIDTH` lanes (:func:`group_width`), so the last,
+short group of a colour costs what its contacts need. Each contact gets the operations of
 ``solve_soft``, in the same order, so the results are the same bit for bit. The other
 groups, of contacts that may bounce (a branch taken once per collision), of pairs that are
 both asleep, of the overflow colour, whose rows may share bodies, or too few to fill
@@ -27,7 +29,7 @@ one flat array at a fixed offset from the lane (two arrays might overlap, and a 
 2-D array sits at an offset the compiler cannot see), and only when the loop's length is
 not a constant (a constant 8 is unrolled before the vectoriser sees a loop). So a group's
 values live in one block of ``FIELDS × LANES`` float64, field f of lane l at
-``f·LANES + l``, and the loops run to the width of ``lane_bodies``.
+``f·LANES + l``, and the loops run to the group's width, worked out as the pass runs.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from physbook._jit import njit
-from physbook.constants import COLOURS, LANES
+from physbook.constants import COLOURS, LANES, VECTOR_WIDTH
 from physbook.dynamics.contact_solver import (
     base_separation,
     point_masses,
@@ -74,6 +76,13 @@ def _block(lanes, g):
     return lanes[g * FIELDS * LANES:(g + 1) * FIELDS * LANES]
 
 
+@njit(refcounted=False, inline=True)
+def group_width(rows):
+    """The lanes a group of ``rows`` contacts is solved in: ``rows`` rounded up to whole
+    vector registers (:data:`~physbook.constants.VECTOR_WIDTH` lanes), at most LANES."""
+    return min(LANES, (rows + VECTOR_WIDTH - 1) // VECTOR_WIDTH * VECTOR_WIDTH)
+
+
 @njit(refcounted=False)
 def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies, motion,
                warm_scale, soft, static_soft, push_out_speed):
@@ -82,9 +91,9 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
     row (arms, effective masses, base separations, the impulses to start from, ``warm_scale``
     times those the contact carries), the same numbers, with the contact's normal, friction,
     spring and push-out cap. Gathered row i is row ``order[i]`` of ``contacts``, the contact
-    table; ``motion.overlaps`` must be counted. An empty lane gets zeros, so that it
-    changes no velocity, and the bodies of lane 0."""
-    width = lane_bodies.shape[2]
+    table; ``motion.overlaps`` must be counted. An empty lane (past the group's rows, within
+    its :func:`group_width`) gets zeros, so that it changes no velocity, and the bodies of
+    lane 0; the passes never read a lane past the width."""
     pairs, normals, points, depths = (contacts.bodies, contacts.normals, contacts.points,
                                       contacts.depths)
     carried_normal, carried_tangent = contacts.normal_impulses, contacts.tangent_impulses
@@ -97,8 +106,10 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
             continue
         block = _block(lanes, g)
         first, rows = groups[g, FIRST], groups[g, ROWS]
-        if rows < width:
-            block[:] = 0.0  # the empty lanes' zeros; a full group's lanes write all they read
+        width = group_width(rows)
+        for field in range(FIELDS if rows < width else 0):
+            # The empty lanes' zeros; the rows' lanes write all they read.
+            block[field * LANES + rows:field * LANES + width] = 0.0
         for lane in range(width):
             # An empty lane takes the bodies of lane 0 (see _scatter_velocities).
             m = order[first + (lane if lane < rows else 0)]
@@ -218,7 +229,6 @@ def _scatter_velocities(block, lane_bodies, g, width, velocities, spins):
 def warm_start_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work):
     """:func:`~physbook.dynamics.contact_solver.warm_start` of the groups first .. last − 1
     (``groups_span``), each in lanes or row by row; the same results, bit for bit."""
-    width = lane_bodies.shape[2]  # LANES, read from the array: see the module docstring
     velocities, spins = bodies.velocities, bodies.angular_velocities
     for g in range(groups_span[0], groups_span[1]):
         points = groups[g, POINTS]
@@ -227,6 +237,7 @@ def warm_start_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies,
                        (groups[g, FIRST], groups[g, FIRST] + groups[g, ROWS]))
             continue
         block = _block(lanes, g)
+        width = group_width(groups[g, ROWS])
         _gather_velocities(block, lane_bodies, g, width, velocities, spins)
         _warm_lanes(block, width, 0)
         if points == 2:
@@ -247,7 +258,6 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
     A substep's solving pass follows only velocity stages, so it can take the motion its
     last relaxing pass read.
     """
-    width = lane_bodies.shape[2]  # LANES, read from the array: see the module docstring
     velocities, spins = bodies.velocities, bodies.angular_velocities
     moved, delta_cos, delta_sin = motion.moved, motion.delta_cos, motion.delta_sin
     for g in range(groups_span[0], groups_span[1]):
@@ -258,6 +268,7 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
                        (groups[g, FIRST], groups[g, FIRST] + groups[g, ROWS]))
             continue
         block = _block(lanes, g)
+        width = group_width(groups[g, ROWS])
         _gather_velocities(block, lane_bodies, g, width, velocities, spins)
         for lane in range(width if moved_since else 0):
             a = np.uint64(lane_bodies[g, 0, lane])
