@@ -914,7 +914,9 @@ def project_positions(contacts, bodies, work, fraction, slop):
             centers[b, axis] += inverse_masses[b] * delta
 
 
-@njit(refcounted=False)
+# Copied into the soft step (inline): called at every substep, where handing over the
+# columns costs a world of a few bodies more than the loop does.
+@njit(refcounted=False, inline=True)
 def update_motion(centers, angles, motion):
     """Refresh each body's motion since prepare: Δc = c − c₀ into ``moved``, and the
     rotation Δθ = θ − θ₀ as its cosine and sine (a body not awake has not moved, and gets

@@ -43,7 +43,9 @@ def integrate_velocities(bodies, gravity, dt):
         angular_velocities[i] += dt * torques[i] * inverse_inertias[i]
 
 
-@njit(refcounted=False)
+# Copied into the soft step (inline): called at every substep, where handing over the
+# columns costs a world of a few bodies more than the loop does.
+@njit(refcounted=False, inline=True)
 def integrate_and_repeat(bodies, gravity, dt, free_velocities, free_spins, repeat):
     """:func:`integrate_velocities`, keeping each body's velocity after it, its *free*
     velocity v_f (what it would have if nothing touched it), in ``free_velocities`` (N, 2)
@@ -129,7 +131,9 @@ def integrate_positions(bodies, dt):
     return bad
 
 
-@njit(refcounted=False)
+# Copied into the soft step (inline): called at every substep, where handing over the
+# columns costs a world of a few bodies more than the loop does.
+@njit(refcounted=False, inline=True)
 def advance_positions(bodies, dt):
     """The position half of :func:`integrate_positions` alone, c += dt·v and θ += dt·ω for
     the awake bodies, origins left as they were: the soft step's substeps before its last.
