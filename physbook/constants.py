@@ -204,7 +204,7 @@ STATIC_COLOURS = 4
 #: vector registers: four registers of eight float64 with AVX-512 (eight of four with AVX2).
 #: A contact's arithmetic is a long chain of operations, each waiting for the last; with
 #: four registers of independent lanes the processor works on one while the others wait (a
-#: contact's pass costs about a quarter less than with one register).
+#: contact's pass costs a quarter to a third less than with one register).
 LANES = 32
 
 #: float64 in one vector register with AVX-512: a group of fewer than :data:`LANES`
