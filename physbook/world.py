@@ -442,8 +442,7 @@ class World:
             narrow_scratch(shapes, count), self._snapshot.buffers(count), islands,
             shape_reaches(shapes, bodies.local_centers),
             (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
-             joint_soft, colouring,
-             colouring.chunks if colouring is not None and solver.parallel else None),
+             joint_soft, colouring, None if colouring is None else solver.threads(colouring)),
             self._event_buffers(capacity)))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
                                           shape_count, colouring)

@@ -44,11 +44,10 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook._jit import njit, prange, thread_count
-from physbook.constants import COLOURS, LANE_MINIMUM, PARALLEL_ROWS, STATIC_COLOURS
+from physbook.constants import COLOURS, LANE_MINIMUM, LANES, PARALLEL_ROWS, STATIC_COLOURS
 from physbook.dynamics.contact_table import ContactColumns, contact_columns
 from physbook.dynamics.wide_pass import (
     BY_ROWS,
-    group_capacity,
     lane_arrays,
     solve_groups,
     warm_start_groups,
@@ -62,6 +61,12 @@ OVERFLOW = COLOURS
 #: asleep, and the whole overflow colour).
 TWO_POINTS, ONE_POINT, ROW_BY_ROW = 0, 1, 2
 KINDS = 3
+
+
+def group_capacity(contacts: int) -> int:
+    """The most groups ``contacts`` rows can make: full ones, and a part-filled one at the
+    end of each kind of rows of each colour (the overflow colour included)."""
+    return contacts // LANES + KINDS * (COLOURS + 1) + 1
 
 
 class Colouring(NamedTuple):
@@ -109,10 +114,10 @@ def colouring_arrays(contacts: int, bodies: int) -> Colouring:
                      np.array([-1, 0], np.int64))
 
 
-def share_out(colouring: Colouring, parallel: bool = True) -> None:
-    """Share each colour out among as many chunks as numba has threads now, or in one
-    chunk when not ``parallel`` (the states do not depend on it; the time does)."""
-    colouring.chunks[0] = thread_count() if parallel else 1
+def share_out(colouring: Colouring) -> None:
+    """Share each colour out among as many chunks as numba has threads now (the states do
+    not depend on it; the time does)."""
+    colouring.chunks[0] = thread_count()
 
 
 @njit(refcounted=False)

@@ -508,18 +508,24 @@ class SoftStepSolver:
                      self.restitution_threshold, self.warm_starting)
         colouring = self.colouring(len(contacts.bodies), len(bodies.kinds))
         if colouring is not None:
-            return coloured_soft_step(*arguments, colouring,
-                                      colouring.chunks if self.parallel else None)
+            return coloured_soft_step(*arguments, colouring, self.threads(colouring))
         return soft_step(*arguments)
 
     def colouring(self, contacts: int, bodies: int) -> Colouring | None:
-        """The colouring work arrays of a step with these counts, shared out as
-        :attr:`parallel` says, when the :attr:`order` is ``"colours"``; else None."""
+        """The colouring work arrays of a step with these counts, shared out among numba's
+        threads when :attr:`parallel`, when the :attr:`order` is ``"colours"``; else None."""
         if self.order != "colours":
             return None
         colouring = self._scratch.colouring(contacts, bodies)
-        share_out(colouring, self.parallel)
+        if self.parallel:
+            share_out(colouring)
         return colouring
+
+    def threads(self, colouring: Colouring) -> np.ndarray | None:
+        """What the coloured soft step takes as ``threads``: the colouring's ``chunks`` when
+        this solver shares each colour out among numba's threads (:attr:`parallel`), else
+        None, which compiles the step without them."""
+        return colouring.chunks if self.parallel else None
 
 
 #: Contact solvers by name; a World takes a name or a solver object with ``step``.

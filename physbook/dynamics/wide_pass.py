@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from physbook._jit import njit
-from physbook.constants import COLOURS, LANES, VECTOR_WIDTH
+from physbook.constants import LANES, VECTOR_WIDTH
 from physbook.dynamics.contact_solver import (
     base_separation,
     point_masses,
@@ -386,12 +386,6 @@ def _relative_speed(block, lane, rax, ray, rbx, rby, dx, dy):
             + ((block[lane + VELOCITY_BY * LANES] + block[lane + SPIN_B * LANES] * rbx)
                - (block[lane + VELOCITY_AY * LANES] + block[lane + SPIN_A * LANES] * rax))
             * dy)
-
-
-def group_capacity(contacts: int) -> int:
-    """The most groups ``contacts`` rows can make: full ones, and a part-filled one at the
-    end of each kind of rows of each colour (the overflow colour included)."""
-    return contacts // LANES + 3 * (COLOURS + 1) + 1
 
 
 def lane_arrays(groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
