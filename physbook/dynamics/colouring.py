@@ -242,7 +242,6 @@ def make_groups(colouring, colour_count):
     kinds, order, kind_starts, group_starts, groups = (
         colouring.kinds, colouring.order, colouring.kind_starts, colouring.group_starts,
         colouring.groups)
-    width = colouring.lane_bodies.shape[2]
     group = 0
     in_lanes = 0
     for c in range(colour_count):
@@ -250,8 +249,8 @@ def make_groups(colouring, colour_count):
         for kind in range(KINDS):
             end = kind_starts[KINDS * c + kind + 1]
             points = 2 if kind == TWO_POINTS else (1 if kind == ONE_POINT else BY_ROWS)
-            for first in range(kind_starts[KINDS * c + kind], end, width):
-                rows = min(width, end - first)
+            for first in range(kind_starts[KINDS * c + kind], end, LANES):
+                rows = min(LANES, end - first)
                 groups[group, 0] = first
                 groups[group, 1] = rows
                 if points != BY_ROWS and rows < LANE_MINIMUM:

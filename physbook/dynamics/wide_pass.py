@@ -107,9 +107,10 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
         block = _block(lanes, g)
         first, rows = groups[g, FIRST], groups[g, ROWS]
         width = group_width(rows)
-        for field in range(FIELDS if rows < width else 0):
-            # The empty lanes' zeros; the rows' lanes write all they read.
-            block[field * LANES + rows:field * LANES + width] = 0.0
+        if rows < width:
+            for field in range(FIELDS):
+                # The empty lanes' zeros; the rows' lanes write all they read.
+                block[field * LANES + rows:field * LANES + width] = 0.0
         for lane in range(width):
             # An empty lane takes the bodies of lane 0 (see _scatter_velocities).
             m = order[first + (lane if lane < rows else 0)]
