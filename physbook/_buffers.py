@@ -10,15 +10,22 @@ from __future__ import annotations
 import numpy as np
 
 
+def room(capacity: int, rows: int) -> int:
+    """The capacity of a buffer of ``capacity`` rows once it must hold ``rows``: the same
+    if they fit, else ``max(rows, 2·capacity)``. Each dimension of a buffer grows by this
+    rule on its own, so that repeated growth of one never inflates another."""
+    return capacity if rows <= capacity else max(rows, 2 * capacity)
+
+
 def grown(array: np.ndarray, rows: int, fill=0) -> np.ndarray:
     """``array`` itself if it has at least ``rows`` rows, else a larger copy.
 
-    The copy has ``max(rows, 2·len(array))`` rows; the old rows are copied over and the new
+    The copy has :func:`room` for ``rows`` rows; the old rows are copied over and the new
     ones set to ``fill``.
     """
     if rows <= len(array):
         return array
-    capacity = max(rows, 2 * len(array))
+    capacity = room(len(array), rows)
     bigger = np.full((capacity,) + array.shape[1:], fill, dtype=array.dtype)
     bigger[: len(array)] = array
     return bigger

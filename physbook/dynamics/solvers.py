@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import grown
+from physbook._buffers import grown, room
 from physbook.constants import (
     BAUMGARTE_FACTOR,
     CONTACT_DAMPING_RATIO,
@@ -83,7 +83,7 @@ class _Scratch:
         if (len(work.targets) != contacts or len(motion.start_angles) != bodies
                 or len(joint_work.axes) != wanted):
             if len(self._work.targets) < contacts:
-                self._work = work_arrays(max(contacts, 2 * len(self._work.targets)))
+                self._work = work_arrays(room(len(self._work.targets), contacts))
             if len(self._motion.start_angles) < bodies:
                 self._motion = type(self._motion)(*(grown(column, bodies)
                                                     for column in self._motion))
@@ -96,11 +96,13 @@ class _Scratch:
         return work, motion, (None if joints is None else joint_work)
 
     def colouring(self, contacts: int, bodies: int) -> Colouring:
-        """Colouring work arrays with room for these counts (not cut to them)."""
+        """Colouring work arrays with room for these counts (not cut to them); each count
+        grows its own arrays, so a world that gains one body at a time never inflates the
+        contact rows."""
         colouring = self._colouring
         if len(colouring.colours) < contacts or len(colouring.used) < bodies:
             colouring = self._colouring = colouring_arrays(
-                max(contacts, 2 * len(colouring.colours)), max(bodies, len(colouring.used)))
+                room(len(colouring.colours), contacts), room(len(colouring.used), bodies))
         return colouring
 
 
