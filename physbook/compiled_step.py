@@ -131,7 +131,7 @@ def _contact_states(contacts, saved, dt, hit_speed, events, touching):
 def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
                   synced, joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
                   materials, narrow, saved, islands, sleeping, continuous, reaches, solver,
-                  events, touching, gravity, dt, hit_speed):
+                  springs, events, touching, gravity, dt, hit_speed):
     """One step of a world whose stages are the library's own, in the order of
     :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
     leaves moved, contact rows, event counts).
@@ -149,9 +149,10 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     - ``islands`` holds the labels and scratch of chapter 11 with the sleep thresholds;
     - ``reaches`` says how far each shape, and each body's shapes, reach from its centre
       of mass (:func:`~physbook.continuous.shape_reaches`: per shape, per body);
-    - ``solver`` holds the solver's settings, work arrays and softnesses, the soft step's
-      colouring work arrays when it solves in colours (else None), and their ``chunks``
-      when it solves on several threads (else None);
+    - ``solver`` holds the solver's settings and work arrays, the soft step's colouring
+      work arrays when it solves in colours (else None), and their ``chunks`` when it
+      solves on several threads (else None); ``springs`` the softnesses of contacts, static
+      contacts and joints, which depend on ``dt``;
     - ``joints`` and the joint work are None in a world without joints (``joint_bodies``
       then has no rows), so that numba compiles that case without the joint stages, as
       the staged pipeline does.
@@ -165,8 +166,8 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known, tree_margin,
      prediction, shrink, keys) = tree
     labels, marks, parents, slowest, linear_speed, angular_speed, time_to_sleep = islands
-    (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
-     joint_soft, colouring, threads) = solver
+    soft_settings, impulse_settings, work, motion, joint_work, colouring, threads = solver
+    soft, static_soft, joint_soft = springs
     restitution_table, friction_table = materials
     lower, upper = boxes
     # A state the user wrote must be finite before anything moves (the public boundary).
@@ -270,12 +271,15 @@ def new_step_state(args) -> StepState:
 
 @njit
 def step_from_state(state, old_is_first, old_count, keys, known, synced, sleeping, continuous,
-                    touching, gravity, dt, hit_speed):
+                    touching, gravity, dt, springs, hit_speed):
     """:func:`compiled_step` with the arguments held in ``state`` (a :class:`StepState`)
-    and those that change from step to step: which contact set holds the last step's rows
-    (``old_is_first``: the first) and their count, the tree's candidate keys, the rows its
-    leaves hold and whether this step synced it already, the sleep and continuous
-    switches, last step's touching keys, gravity, ``dt`` and the speed of a hit."""
+    and those that may change from step to step: which contact set holds the last step's
+    rows (``old_is_first``: the first) and their count, the tree's candidate keys, the rows
+    its leaves hold and whether this step synced it already, the sleep and continuous
+    switches, last step's touching keys, gravity, ``dt`` with the solver's softnesses for
+    it (``springs``, as :func:`compiled_step` takes them) and the speed of a hit. A game
+    that steps by the frame time it measured changes ``dt`` every step, so nothing that
+    depends on it is held in the state."""
     (bodies, shapes, filter_columns, boxes, filters, margins, distance, tree_arrays,
      tree_settings, joints, joint_bodies, joined, contact_sets, materials, narrow, saved,
      islands, reaches, solver, events) = state.args
@@ -288,4 +292,4 @@ def step_from_state(state, old_is_first, old_count, keys, known, synced, sleepin
                           tree_margin, prediction, shrink, keys),
                          synced, joints, joint_bodies, joined, old, old_count, new,
                          materials, narrow, saved, islands, sleeping, continuous, reaches,
-                         solver, events, touching, gravity, dt, hit_speed)
+                         solver, springs, events, touching, gravity, dt, hit_speed)

@@ -266,6 +266,14 @@ class World:
         self._dt = 0.0
         self._step_count = 0
 
+    def __getstate__(self) -> dict:
+        """What ``pickle`` and ``copy.deepcopy`` keep of a world: all of it but the compiled
+        step's gathered state (numba's handles on the columns), gathered again at the next
+        step. A copy steps on exactly as the world would."""
+        state = self.__dict__.copy()
+        state["_step_state"] = None
+        return state
+
     # --- the step --------------------------------------------------------------------
 
     def step(self, dt: float) -> None:
@@ -366,16 +374,20 @@ class World:
         tree, contacts = self._broad_phase, self._contacts
         self._save_joint_impulses(joints)
         synced = False
+        # The solver's settings, and its softnesses for this dt (a state holds only the
+        # settings: a game may step by the frame time it measured, a new dt each step).
+        settings = self._solver.compiled_settings(dt)
+        springs = settings[2:]
         while True:
             current, old_count, spare = contacts.sets(0)
-            state = self._compiled_state(dt, current, spare)
+            state = self._compiled_state(settings[:2], current, spare)
             if state.colouring is not None and self._solver.parallel:
                 share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
             status, value, keys, moved, contact_count, found = step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, keys, known,
                 synced, self._sleeping, self._continuous, self._touching, self._gravity, dt,
-                self._hit_speed)
+                springs, self._hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
             if not synced:
@@ -398,19 +410,20 @@ class World:
         if self._handlers:
             self._dispatch()
 
-    def _compiled_state(self, dt: float, current, spare) -> _CompiledState:
+    def _compiled_state(self, settings: tuple, current, spare) -> _CompiledState:
         """The columns and buffers the compiled step works on, gathered in a
         :class:`~physbook.compiled_step.StepState`, with ``current`` and ``spare`` the
-        contact sets; gathered anew only when one was replaced (a body, shape or joint added
-        or removed, a buffer grown, a setting or ``dt`` changed). Everything it holds
-        derives from the objects compared here."""
+        contact sets and ``settings`` the solver's (the first two of its
+        ``compiled_settings``); gathered anew only when one was replaced (a body, shape or
+        joint added or removed, a buffer grown, a setting changed). Everything it holds
+        derives from the objects and values compared here; nothing depends on ``dt``."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         solver, tree, materials = self._solver, self._broad_phase, self._materials
-        settings = solver.compiled_settings(dt)
+        soft_settings, impulse_settings = settings
         sources = (bodies, shapes, self._shapes.filters, joints, materials.restitution,
-                   materials.friction, settings)
+                   materials.friction)
         values = (self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep,
-                  tree.margin, tree.prediction)
+                  tree.margin, tree.prediction, soft_settings, impulse_settings)
         cached = self._step_state
         if cached is not None and cached.values == values and all(
                 map(operator.is_, cached.sources, sources)):
@@ -421,7 +434,6 @@ class World:
         count, shape_count = len(bodies.kinds), len(shapes.ids)
         has_joints = len(joints.kinds) > 0
         boxes, filters, margins = self._stage_buffers(shape_count)
-        soft_settings, impulse_settings, soft, static_soft, joint_soft = settings
         capacity = max(len(current.point_counts), len(spare.point_counts))
         work, motion, joint_work = solver._scratch.views(
             capacity, count, len(joints.kinds) if has_joints else None)
@@ -441,8 +453,8 @@ class World:
             (current, spare), (materials.restitution, materials.friction),
             narrow_scratch(shapes, count), self._snapshot.buffers(count), islands,
             shape_reaches(shapes, bodies.local_centers),
-            (soft_settings, impulse_settings, work, motion, joint_work, soft, static_soft,
-             joint_soft, colouring, None if colouring is None else solver.threads(colouring)),
+            (soft_settings, impulse_settings, work, motion, joint_work, colouring,
+             None if colouring is None else solver.threads(colouring)),
             self._event_buffers(capacity)))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
                                           shape_count, colouring)

@@ -178,6 +178,29 @@ def test_changes_between_steps_reach_the_compiled_step(change, calls):
     assert calls["calls"] >= 100
 
 
+def test_a_dt_that_changes_every_step_keeps_the_gathered_state(calls, monkeypatch):
+    # A game that steps by the frame time it measured: dt differs at every step. The
+    # softnesses follow it, and nothing gathered from the world's columns is gathered again.
+    gathered = {"states": 0}
+    new_step_state = world_module.new_step_state
+
+    def counted(arguments):
+        gathered["states"] += 1
+        return new_step_state(arguments)
+
+    monkeypatch.setattr(world_module, "new_step_state", counted)
+    compiled, staged = (scenes.pyramid(base=5) for _ in range(2))
+    staged.world.compiled = False
+    # First at a steady dt, until the contact sets have the rows the pile needs.
+    assert _first_difference(compiled.world, staged.world, 30, scenes.DT) is None
+    gathered["states"] = 0
+    frames = np.random.default_rng(7).uniform(0.9, 1.1, 120) * scenes.DT
+    for k, dt in enumerate(frames):
+        assert _first_difference(compiled.world, staged.world, 1, float(dt)) is None, k
+    assert gathered["states"] == 0
+    assert calls["calls"] >= len(frames)
+
+
 def _scene_pair(flip):
     worlds = []
     for compiled in (True, False):
