@@ -70,6 +70,18 @@ class _Scratch:
     cut to the rows in use (views rebuilt only when a count changes)."""
 
     def __init__(self):
+        self._allocate()
+
+    # Nothing in the work arrays outlives a step (the colouring they remember is worked out
+    # again from the contacts, to the same colours): a pickle or deep copy of a solver, or
+    # of a world, does not carry them, and gets fresh ones.
+    def __getstate__(self) -> dict:
+        return {}
+
+    def __setstate__(self, state: dict) -> None:
+        self._allocate()
+
+    def _allocate(self) -> None:
         self._work = work_arrays(16)
         self._motion = body_work_arrays(16)
         self._joints = joint_work_arrays(4)
