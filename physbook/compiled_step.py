@@ -13,8 +13,9 @@ pairs are still allocated each step). Both give the same states, bit for bit
 
 What stays in Python: the checks at the public boundary (``dt``, what the user wrote into
 the arrays), growing a buffer when a count outgrows it, continuous collision when a body
-may have moved fast and something could stop it, undoing a step that made a NaN, and
-recording and dispatching the events (the kernel works out which pairs touch and hit, into
+may have moved fast and something could stop it, undoing a step that made a NaN or was
+cut short by an exception (from the state the kernel saved first), and recording and
+dispatching the events (the kernel works out which pairs touch and hit, into
 buffers kept between steps).
 
 Handing numba the world's columns costs more than a small world's whole step: numba works
@@ -38,7 +39,7 @@ from physbook.dynamics.contact_table import contact_rows, update_contacts
 from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
 from physbook.dynamics.joint_table import drop_joined
 from physbook.dynamics.motion import speculative_margins
-from physbook.dynamics.snapshot import first_non_finite
+from physbook.dynamics.snapshot import first_non_finite, save_step_start
 from physbook.dynamics.solver_steps import solver_step
 from physbook.events import contact_states_into
 from physbook.geometry.shape_table import shape_aabbs
@@ -63,22 +64,6 @@ def _work_rows(work, count):
 
 
 @njit(refcounted=False)
-def _save_motion(bodies, saved):
-    """Copy the columns a step writes into ``saved`` (origins, centres, angles,
-    velocities, angular velocities; a MotionSnapshot's buffers), to undo a failed step."""
-    origins, centers, angles, velocities, angular_velocities = saved
-    for i in range(bodies.angles.shape[0]):
-        origins[i, 0] = bodies.origins[i, 0]
-        origins[i, 1] = bodies.origins[i, 1]
-        centers[i, 0] = bodies.centers[i, 0]
-        centers[i, 1] = bodies.centers[i, 1]
-        angles[i] = bodies.angles[i]
-        velocities[i, 0] = bodies.velocities[i, 0]
-        velocities[i, 1] = bodies.velocities[i, 1]
-        angular_velocities[i] = bodies.angular_velocities[i]
-
-
-@njit(refcounted=False)
 def _may_be_fast(bodies, reaches, saved, shape_bodies):
     """Whether continuous collision may stop a body this step: an awake dynamic body may
     count as fast (:func:`~physbook.continuous.fast_bodies`), and it is a bullet or some
@@ -87,7 +72,7 @@ def _may_be_fast(bodies, reaches, saved, shape_bodies):
     here, whatever the last bit of the arithmetic. ``reaches`` (N,) is the second of
     :func:`~physbook.continuous.shape_reaches`; ``shape_bodies`` (S,) each shape's body."""
     kinds, awake, centers, angles = bodies.kinds, bodies.awake, bodies.centers, bodies.angles
-    _, start_centers, start_angles, _, _ = saved
+    start_centers, start_angles = saved.centers, saved.angles
     ordinary = False
     for b in range(kinds.shape[0]):
         if kinds[b] != DYNAMIC or not awake[b]:
@@ -114,10 +99,10 @@ def _contact_states(contacts, saved, dt, hit_speed, events, touching):
     :func:`~physbook.events.contact_states_into`); returns (touching pairs, hits, whether
     the touching keys differ from ``touching``, last step's)."""
     keys, hit_ids, hit_points, hit_normals, hit_speeds = events
-    _, centers, _, velocities, angular_velocities = saved
     touch_count, hit_count = contact_states_into(
         contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
-        contacts.points, contacts.depths, centers, velocities, angular_velocities, dt,
+        contacts.points, contacts.depths, saved.centers, saved.velocities,
+        saved.angular_velocities, dt,
         hit_speed, keys, hit_ids, hit_points, hit_normals, hit_speeds)
     if touch_count != touching.shape[0]:
         return touch_count, hit_count, True
@@ -146,6 +131,9 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
       updated it and its keys are this step's (a second call after :data:`NEED_ROOM`);
     - ``narrow`` is the narrow phase's scratch
       (:func:`~physbook.collision.manifold.narrow_scratch`);
+    - ``saved`` holds the buffers of the state at the start of the step
+      (:class:`~physbook.dynamics.snapshot.SavedStep`), filled before anything moves, so
+      that the world can undo the step;
     - ``islands`` holds the labels and scratch of chapter 11 with the sleep thresholds;
     - ``reaches`` says how far each shape, and each body's shapes, reach from its centre
       of mass (:func:`~physbook.continuous.shape_reaches`: per shape, per body);
@@ -176,8 +164,13 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                             bodies.gravity_scales, bodies.origins)
     if code >= 0:
         return BAD_STATE, code, keys, 0, 0, (0, 0, False)
-    # Broad phase. It reads no flag that waking sets, so it runs first here: if its pairs
-    # outgrow the contact rows, nothing but the tree has changed when the world grows them.
+    if not synced:  # a second call after NEED_ROOM continues the step the first began
+        # What the step writes, kept to undo it (a state that overflows, an interrupt).
+        save_step_start(bodies, labels, saved)
+        # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
+        # island.
+        wake_before_step(bodies, labels, marks, sleeping)
+    # Broad phase.
     if distance > 0.0:
         speculative_margins(shapes.body, reaches[0], bodies, distance, dt, margins)
     else:
@@ -197,10 +190,6 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
         pairs = drop_joined(pairs, shapes.body, joined)
     if pairs.shape[0] > new_contacts.point_counts.shape[0]:
         return NEED_ROOM, pairs.shape[0], keys, inserted, 0, (0, 0, False)
-    _save_motion(bodies, saved)
-    wake_before_step(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
-                     bodies.angular_velocities, bodies.forces, bodies.torques, labels, marks,
-                     sleeping)
     # Narrow phase, impulses carried over by shape ids and feature ids.
     contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
                                     bodies.materials, restitution_table, friction_table,
@@ -224,9 +213,8 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     if continuous and _may_be_fast(bodies, reaches[1], saved, shapes.body):
         return FAST, 0, keys, inserted, contact_count, states
     if sleeping:
-        update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
-                       bodies.angular_velocities, contacts.bodies, joint_bodies, dt,
-                       linear_speed, angular_speed, time_to_sleep, labels, parents, slowest)
+        update_islands(bodies, contacts.bodies, joint_bodies, dt, linear_speed,
+                       angular_speed, time_to_sleep, labels, parents, slowest)
     # Forces act for one step only.
     bodies.forces[:] = 0.0
     bodies.torques[:] = 0.0
@@ -262,7 +250,7 @@ else:
 def new_step_state(args) -> StepState:
     """A :class:`StepState` holding ``args``: (bodies, shapes, filter columns, boxes,
     filters, margins, speculative distance, tree arrays, tree settings, joints, joint bodies,
-    joined pairs, the two contact sets, materials, narrow phase scratch, saved motion,
+    joined pairs, the two contact sets, materials, narrow phase scratch, saved state,
     islands, shape and body reaches, solver, event buffers), each as
     :func:`compiled_step` takes it; the tree's arrays are its first five and its settings
     its margin, prediction and shrink margin."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -47,6 +48,7 @@ from physbook.dynamics.contact_table import ContactTable
 from physbook.dynamics.islands import (
     island_after_removal,
     update_islands,
+    wake_around,
     wake_before_step,
     wake_touched,
 )
@@ -54,7 +56,7 @@ from physbook.dynamics.joint_table import IMPULSE_COLUMNS, JointTable, drop_join
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTable
 from physbook.dynamics.motion import speculative_margins, update_origins
-from physbook.dynamics.snapshot import MotionSnapshot, check_finite
+from physbook.dynamics.snapshot import StepSnapshot, check_finite
 from physbook.dynamics.solvers import (
     COMPILED_SOLVERS,
     DEFAULT_SOLVER,
@@ -115,6 +117,23 @@ def _per_shape(value, name: str, count: int, check) -> list:
                              f"{len(value)}")
         return [check(item, f"{name}[{i}]") for i, item in enumerate(value)]
     return [check(value, name)] * count
+
+
+#: What a step has saved of the joints' impulses before it saves them: nothing.
+_NONE_SAVED: dict = {}
+
+
+def _interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
+    """The ``KeyboardInterrupt`` that ``error`` stands for, or None. An interrupt that
+    arrives while numba converts a compiled call's result comes out as a ``SystemError``
+    ("returned a result with an exception set") whose cause is the interrupt."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def _size(shape: Shape) -> float:
@@ -227,7 +246,7 @@ class World:
         self._island_slowest = np.zeros(capacity)
         self._solver = contact_solver(DEFAULT_SOLVER if solver is None else solver)
         self._compiled = True
-        self._snapshot = MotionSnapshot()
+        self._snapshot = StepSnapshot()
         # The library's broad phases return canonical pairs; a user's are checked.
         self._broad_phase, self._trusted_pairs = resolve_broad_phase(broad_phase)
         # Stages the compiled step can run: a library solver (by type: a subclass may have
@@ -245,6 +264,7 @@ class World:
         self._sensor_contacts = ContactTable(capacity)
         self._query_tree = None
         self._query_seen = None  # (tree, step count, centres, angles) at the last refresh
+        self._query_origins = np.zeros((capacity, 2))  # the origins the queries saw
         self._static_seen = None  # (tree of static shapes, their (ids, centres, angles))
         self._touching = self._previous_touching = np.empty(0, np.int64)
         self._sensing = self._previous_sensing = np.empty(0, np.int64)
@@ -256,7 +276,7 @@ class World:
         self._hit_speed = HIT_SPEED
         self._events = (np.empty(0, np.int64),)
         self._handlers: list[ContactHandler] = []
-        self._dispatching = False
+        self._dispatching = False  # the contact callbacks are running (see _in_callback)
         self._pending_removals: list[Body] = []
         self._removed_shapes: dict[int, tuple[int, bool, Body]] = {}
         self._removed_at_step: dict[int, tuple[int, bool, Body]] = {}
@@ -282,25 +302,44 @@ class World:
         Raises ``ValueError`` if a body's state holds a NaN or an infinity written into the
         arrays, and ``FloatingPointError`` if the step itself makes one (a force or speed
         too large for floats); in both cases the world is left as it was before the step.
+        So is it when anything else cuts the step short, a ``KeyboardInterrupt`` above all
+        (Ctrl-C, or a notebook's stop button), which is raised as it came. Once the step is
+        done, the contact callbacks (:meth:`on_contact`) run.
         """
         if not (dt.__class__ is float and 0.0 < dt < math.inf):  # the common case, at once
             dt = _check.positive_scalar(dt, "dt")
-        if self._dispatching:
+        if self._dispatching and self._in_callback():
             raise RuntimeError("step() was called from a contact callback; step the world "
                                "after the callbacks return")
-        if self._compiled and self._own_stages and not self._shapes.sensor_count:
-            # The library's own stages: the same stages as below, as one compiled call.
-            self._step_compiled(dt)
-            return
+        # Until the step saves the state it starts from, nothing of it is saved.
+        self._snapshot.forget()
+        self._saved_joint_impulses = _NONE_SAVED
+        rows_before = (self._contacts.rows_set, self._sensor_contacts.rows_set)
+        try:
+            if self._compiled and self._own_stages and not self._shapes.sensor_count:
+                # The library's own stages: the same stages, as one compiled call.
+                self._step_compiled(dt)
+            else:
+                self._step_staged(dt)
+        except BaseException as error:
+            self._undo_step(rows_before)
+            interrupt = _interrupt_behind(error)
+            if interrupt is None:
+                raise
+            raise interrupt from None
+        if self._handlers:
+            self._dispatch()
+
+    def _step_staged(self, dt: float) -> None:
+        """The stages of a step, one by one, each handed the columns it works on."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         self._check_state(bodies)
         self._save_state(bodies, joints)
-        # Islands (chapter 11): a sleeping body given a push wakes, with its island.
+        # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
+        # island.
         count = len(bodies.kinds)
         islands, marks = self._islands[:count], self._island_marks[:count]
-        wake_before_step(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
-                         bodies.angular_velocities, bodies.forces, bodies.torques, islands,
-                         marks, self._sleeping)
+        wake_before_step(bodies, islands, marks, self._sleeping)
         boxes, filters, margins = self._stage_buffers(len(shapes.ids))
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
@@ -340,15 +379,12 @@ class World:
                 self._solver.step(contacts, bodies, self._gravity, dt, joints)
             else:
                 self._solver.step(contacts, bodies, self._gravity, dt)
-        self._undo_if_not_finite(bodies, dt)
+        self._refuse_non_finite(bodies, dt)
         # Continuous collision (chapter 13): a fast body is put back at its time of impact.
         # Then islands at rest long enough fall asleep, and the forces, which act for one
         # step only, are cleared.
         self._finish_step(bodies, contacts, joints, dt)
-        self._count_step(dt)
-        self._record_events(dt)
-        if self._handlers:
-            self._dispatch()
+        self._conclude_step(dt)
 
     def _finish_step(self, bodies: BodyArrays, contacts, joints, dt: float) -> None:
         """The stages after the solver: continuous collision, sleep, forces cleared."""
@@ -359,8 +395,7 @@ class World:
             update_origins(bodies)
         count = len(bodies.kinds)
         if self._sleeping:  # islands at rest long enough fall asleep
-            update_islands(bodies.kinds, bodies.awake, bodies.sleep_times, bodies.velocities,
-                           bodies.angular_velocities, contacts.bodies, joints.bodies, dt,
+            update_islands(bodies, contacts.bodies, joints.bodies, dt,
                            self._sleep_linear_speed, self._sleep_angular_speed,
                            self._time_to_sleep, self._islands[:count],
                            self._island_parents[:count], self._island_slowest[:count])
@@ -402,13 +437,29 @@ class World:
         if self._sensor_contacts.count:  # the last sensor was removed since the last step
             self._sensor_contacts.clear()
         if status == NOT_FINITE:
-            self._undo_if_not_finite(bodies, dt)
+            self._refuse_non_finite(bodies, dt)
         elif status == FAST:
             self._finish_step(bodies, contacts.arrays, joints, dt)
-        self._count_step(dt)
-        self._record_events(dt, found)
-        if self._handlers:
-            self._dispatch()
+        self._conclude_step(dt, found)
+
+    def _undo_step(self, rows_before: tuple) -> None:
+        """Put back what a step cut short had written: the body columns and island labels
+        it saved before anything moved, the contact rows it replaced (``rows_before``: the
+        sets of contact rows and sensor rows in use before it), the joint impulses. The
+        tree is emptied, to be built again at the next step: a step cut short may have
+        synced its leaves without keeping the pairs it found, and the pairs a tree reports
+        are exact whatever its leaves hold, so the states go on as if nothing happened."""
+        self._snapshot.restore(self._bodies.arrays, self._islands)
+        for table, before in zip((self._contacts, self._sensor_contacts), rows_before,
+                                 strict=True):
+            if table.rows_set is not before:
+                table.revert()
+        for name, saved in self._saved_joint_impulses.items():
+            getattr(self._joints.arrays, name)[...] = saved
+        if isinstance(self._broad_phase, DynamicTree):
+            self._broad_phase.clear()
+        self._step_state = None
+        self._query_seen = None
 
     def _compiled_state(self, settings: tuple, current, spare) -> _CompiledState:
         """The columns and buffers the compiled step works on, gathered in a
@@ -461,8 +512,9 @@ class World:
         return self._step_state
 
     def _save_state(self, bodies: BodyArrays, joints) -> None:
-        """Keep what a step writes (body motion, joint impulses), to undo a failed step."""
-        self._snapshot.save(bodies)
+        """Keep what a step writes (body columns, island labels, joint impulses), to undo
+        the step if it fails."""
+        self._snapshot.save(bodies, self._islands)
         self._save_joint_impulses(joints)
 
     def _save_joint_impulses(self, joints) -> None:
@@ -480,8 +532,9 @@ class World:
                 "or inf was written into the world's arrays; the world did not step"
             )
 
-    def _undo_if_not_finite(self, bodies: BodyArrays, dt: float) -> None:
-        """If the step made a state non-finite, put the world back as it was and raise."""
+    def _refuse_non_finite(self, bodies: BodyArrays, dt: float) -> None:
+        """Raise ``FloatingPointError`` if the step made a state non-finite (the step then
+        undoes itself)."""
         bad = check_finite(bodies)
         if bad is None:
             return
@@ -489,13 +542,6 @@ class World:
         broken = [int(body_id) for body_id in bodies.ids[~np.all(np.isfinite(np.column_stack(
             [bodies.centers, bodies.angles, bodies.velocities, bodies.angular_velocities])),
             axis=1)]]
-        self._snapshot.restore(bodies)
-        self._contacts.revert()
-        if self._sensor_contacts.count:
-            self._sensor_contacts.revert()
-        if self._joints.count:
-            for name, saved in self._saved_joint_impulses.items():
-                getattr(self._joints.arrays, name)[...] = saved
         raise FloatingPointError(
             f"{quantity} of body {int(bodies.ids[row])} (row {row}) became NaN or infinite "
             f"in this step of dt = {dt:g} s (bodies {broken[:8]} in all); the world was put "
@@ -545,13 +591,6 @@ class World:
                                  ShapeFilters(*(column[:count] for column in self._filters)),
                                  self._margins[:count])
         return self._stage_views
-
-    def _count_step(self, dt: float) -> None:
-        if dt != self._dt:
-            self._elapsed += self._steps_at_dt * self._dt
-            self._steps_at_dt, self._dt = 0, dt
-        self._steps_at_dt += 1
-        self._step_count += 1
 
     def broad_phase_input(self) -> tuple[ShapeBoxes, ShapeFilters]:
         """What the broad phase would see now: every shape's world box and filter (copies)."""
@@ -738,6 +777,38 @@ class World:
         bodies.velocities[island] = 0.0
         bodies.angular_velocities[island] = 0.0
         bodies.sleep_times[island] = np.maximum(bodies.sleep_times[island], self._time_to_sleep)
+        bodies.sleep_centers[island] = bodies.centers[island]
+        bodies.sleep_angles[island] = bodies.angles[island]
+
+    def _wake_around(self, rows) -> None:
+        """Wake the body at ``rows`` (a row or rows) and whatever touches it or is jointed to
+        it, with their islands (:func:`~physbook.dynamics.islands.wake_around`)."""
+        bodies = self._bodies.arrays
+        wake_around(rows, self._contacts.arrays.bodies, self._joints.arrays.bodies,
+                    bodies.kinds, bodies.awake, bodies.sleep_times)
+
+    def _set_kind(self, row: int, kind_code: int) -> None:
+        """Make the body at ``row`` dynamic, static or kinematic (``Body.kind``): its mass
+        and inertia follow (infinite unless dynamic), a static body stops, and it wakes
+        with whatever rests on it."""
+        bodies = self._bodies.arrays
+        if kind_code == DYNAMIC:
+            mass, inertia, _ = combine_mass(self._bodies.shapes(row),
+                                            self._bodies.material(row).density)
+        else:
+            mass = inertia = 0.0
+        self._wake_around(row)
+        bodies.kinds[row] = kind_code
+        bodies.masses[row], bodies.inertias[row] = mass, inertia
+        bodies.inverse_masses[row] = 1.0 / mass if mass > 0.0 else 0.0
+        bodies.inverse_inertias[row] = 1.0 / inertia if inertia > 0.0 else 0.0
+        if kind_code == STATIC:
+            bodies.velocities[row] = 0.0
+            bodies.angular_velocities[row] = 0.0
+        bodies.awake[row] = kind_code == DYNAMIC or (kind_code == KINEMATIC and (
+            bodies.velocities[row].any() or bodies.angular_velocities[row] != 0.0))
+        bodies.sleep_times[row] = 0.0
+        self._islands[row] = row  # an island of its own until the next step links it
 
     # --- adding and removing ---------------------------------------------------------
 
@@ -852,7 +923,7 @@ class World:
         if body.world is not self:
             raise ValueError("body belongs to another world")
         row = body.row  # raises if it was removed already
-        if self._dispatching:
+        if self._dispatching and self._in_callback():
             if not any(pending is body for pending in self._pending_removals):
                 self._pending_removals.append(body)
             return
@@ -867,6 +938,7 @@ class World:
         self._sensor_contacts.remove_body(row)
         self._query_seen = None
         bodies = self._bodies.arrays
+        self._wake_around(row)  # what rested on it falls, a static floor's pile included
         island_after_removal(self._islands, bodies.kinds, bodies.awake, bodies.sleep_times,
                              row)
         self._bodies.remove(body.id)
@@ -913,8 +985,8 @@ class World:
         if np.any(lower > upper):
             raise ValueError(f"lower must not exceed upper, got {lower} and {upper}")
         shape_filter = query_filter(filter)
-        tree, bodies = self.query_tree(), self._bodies.arrays
-        rows = box_query(tree, self._shapes, bodies.origins, bodies.angles, lower,
+        (tree, origins), bodies = self._queried(), self._bodies.arrays
+        rows = box_query(tree, self._shapes, origins, bodies.angles, lower,
                          upper, shape_filter)
         return [self._shape_ref(row) for row in rows.tolist()]
 
@@ -923,8 +995,8 @@ class World:
         """The shapes containing ``point`` (m; their boundary counts), by shape id."""
         point = _check.vector(point, "point")
         shape_filter = query_filter(filter)
-        tree, bodies = self.query_tree(), self._bodies.arrays
-        rows = point_query(tree, self._shapes, bodies.origins, bodies.angles, point,
+        (tree, origins), bodies = self._queried(), self._bodies.arrays
+        rows = point_query(tree, self._shapes, origins, bodies.angles, point,
                            shape_filter)
         return [self._shape_ref(row) for row in rows.tolist()]
 
@@ -944,8 +1016,8 @@ class World:
         origin = _check.vector(origin, "origin")
         translation = _check.vector(translation, "translation")
         shape_filter = query_filter(filter)
-        tree, bodies = self.query_tree(), self._bodies.arrays
-        rows, fractions, normals = ray_query(tree, self._shapes, bodies.origins,
+        (tree, origins), bodies = self._queried(), self._bodies.arrays
+        rows, fractions, normals = ray_query(tree, self._shapes, origins,
                                              bodies.angles, origin, translation,
                                              shape_filter)
         return [RayHit(*self._shape_ref(row), origin + fraction * translation, normal,
@@ -961,6 +1033,16 @@ class World:
         (a step, a written centre or angle, a body added or removed), so many queries
         between two steps cost one update.
         """
+        return self._queried()[0]
+
+    def _queried(self) -> tuple[DynamicTree, np.ndarray]:
+        """:meth:`query_tree`, and the (N, 2) origins its boxes were placed at.
+
+        The queries see where the bodies are now, centres or angles written since the step
+        included, but they work those origins out apart from the world's own: a query
+        changes nothing a step reads, so a program that queries steps exactly as one that
+        does not (the world's origins follow written centres at the next step).
+        """
         if isinstance(self._broad_phase, DynamicTree):
             tree = self._broad_phase
         else:
@@ -968,20 +1050,23 @@ class World:
                 self._query_tree = DynamicTree()
             tree = self._query_tree
         bodies = self._bodies.arrays
+        count = len(bodies.kinds)
         seen = self._query_seen
         if (seen is not None and seen[0] is tree and seen[1] == self._step_count
                 and np.array_equal(seen[2], bodies.centers)
                 and np.array_equal(seen[3], bodies.angles)):
-            return tree
-        update_origins(bodies)  # centres or angles may have been written since the step
-        count = self._shapes.count
-        boxes, _, _ = self._stage_buffers(count)
-        shape_aabbs(self._shapes.arrays, bodies.origins, bodies.angles,
-                    self._zero_margins[:count], boxes.lower, boxes.upper)
+            return tree, self._query_origins[:count]
+        self._query_origins = grown(self._query_origins, count)
+        origins = self._query_origins[:count]
+        update_origins(bodies._replace(origins=origins))
+        shape_count = self._shapes.count
+        boxes, _, _ = self._stage_buffers(shape_count)
+        shape_aabbs(self._shapes.arrays, origins, bodies.angles,
+                    self._zero_margins[:shape_count], boxes.lower, boxes.upper)
         tree.update(boxes)
         self._query_seen = (tree, self._step_count, bodies.centers.copy(),
                             bodies.angles.copy())
-        return tree
+        return tree, origins
 
     def _continuous_tree(self, moving: bool) -> tuple[DynamicTree, np.ndarray | None]:
         """A tree for continuous collision and the shape rows of its leaves (None: its rows
@@ -1050,8 +1135,10 @@ class World:
 
         The :class:`~physbook.events.Contact` passed has the shapes in that order. The
         callbacks run after the step; bodies they remove are removed once the last one has
-        returned, and :meth:`step` may not be called from them. Returns the registration,
-        for :meth:`remove_contact_handler`.
+        returned, and :meth:`step` may not be called from them. If one raises, the others
+        still get their events, and :meth:`step` raises the first exception once they
+        have (the step itself is done). Returns the registration, for
+        :meth:`remove_contact_handler`.
         """
         category_a = _check.bitmask(category_a, "category_a")
         category_b = _check.bitmask(category_b, "category_b")
@@ -1072,14 +1159,24 @@ class World:
                 return
         raise ValueError("handler is not registered with this world")
 
-    def _record_events(self, dt: float, found: tuple | None = None) -> None:
-        """After a step: which pairs touch and which sensors see whom, and the hits
-        (``found``: if the compiled step worked them out already, what it wrote into the
-        event buffers, as the counts of :func:`~physbook.compiled_step.compiled_step`)."""
-        self._previous_touching = self._touching
+    def _conclude_step(self, dt: float, found: tuple | None = None) -> None:
+        """The step is done: count it (simulated time is counted in whole steps, time =
+        elapsed + steps·dt, chapter 3), and record which pairs touch, which sensors see
+        whom and the hits (``found``: if the compiled step worked them out already, what it
+        wrote into the event buffers, as the counts of
+        :func:`~physbook.compiled_step.compiled_step`).
+
+        Everything is worked out first and written in one statement at the end, so that an
+        exception (an interrupt) leaves either none of it or all of it.
+        """
+        done = {"_step_count": self._step_count + 1, "_steps_at_dt": self._steps_at_dt + 1}
+        if dt != self._dt:
+            done.update(_elapsed=self._elapsed + self._steps_at_dt * self._dt,
+                        _steps_at_dt=1, _dt=dt)
+        done["_previous_touching"] = self._touching
         if found is None:
             snapshot = self._snapshot
-            self._touching, self._hits = touches_and_hits(
+            done["_touching"], done["_hits"] = touches_and_hits(
                 self._contacts.arrays, snapshot.column("centers"),
                 snapshot.column("velocities"), snapshot.column("angular_velocities"), dt,
                 self._hit_speed)
@@ -1087,21 +1184,22 @@ class World:
             touch_count, hit_count, changed = found
             keys, *hits = self._events
             if changed:  # else the keys are last step's, and the array stays
-                self._touching = keys[:touch_count].copy()
+                done["_touching"] = keys[:touch_count].copy()
             if hit_count or len(self._hits.speeds):
-                self._hits = HitEvents(*(column[:hit_count].copy() for column in hits))
+                done["_hits"] = HitEvents(*(column[:hit_count].copy() for column in hits))
         # Contact rows are sorted by shape ids, so the keys are sorted too.
-        self._previous_sensing = self._sensing
-        if self._sensor_contacts.count or len(self._previous_sensing):
+        done["_previous_sensing"] = self._sensing
+        if self._sensor_contacts.count or len(self._sensing):
             sensed = self._sensor_contacts.arrays
-            self._sensing = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
-                                                                     sensed.depths)])
+            done["_sensing"] = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
+                                                                        sensed.depths)])
         if self._ended_by_removal or self._sensing_ended_by_removal or self._step_ended[0] \
                 or self._step_ended[1]:
-            self._step_ended = (self._ended_by_removal, self._sensing_ended_by_removal)
-            self._ended_by_removal, self._sensing_ended_by_removal = [], []
+            done.update(_step_ended=(self._ended_by_removal, self._sensing_ended_by_removal),
+                        _ended_by_removal=[], _sensing_ended_by_removal=[])
         if self._removed_shapes or self._removed_at_step:
-            self._removed_at_step, self._removed_shapes = self._removed_shapes, {}
+            done.update(_removed_at_step=self._removed_shapes, _removed_shapes={})
+        self.__dict__.update(done)
 
     def _end_events_of(self, shape_rows: np.ndarray, body: Body) -> None:
         """A body is being removed: its touching pairs and sensor overlaps end, and its
@@ -1136,32 +1234,66 @@ class World:
         return pairs
 
     def _dispatch(self) -> None:
-        """Call the contact handlers for the last step's begin and end events."""
+        """Call the contact handlers for the last step's begin and end events.
+
+        A handler that raises does not cost the others their events: every event is
+        delivered, the bodies the handlers removed are removed, and then the first
+        exception is raised (an interrupt stops the delivery at once)."""
         contact_events, sensor_events = self.contact_events, self.sensor_events
-        self._dispatching = True
+        failure = None
         try:
-            for kind in ("begin", "end"):
-                for pairs, sensor in ((getattr(contact_events, kind), False),
-                                      (getattr(sensor_events, kind), True)):
-                    for a, b in pairs.tolist():
-                        category_a, _, body_a = self._shape_info(a)
-                        category_b, _, body_b = self._shape_info(b)
-                        for handler in list(self._handlers):
-                            function = getattr(handler, kind)
-                            if function is None:
-                                continue
-                            if category_a & handler.category_a and \
-                                    category_b & handler.category_b:
-                                function(Contact(a, b, body_a, body_b, sensor))
-                            elif category_b & handler.category_a and \
-                                    category_a & handler.category_b:
-                                function(Contact(b, a, body_b, body_a, sensor))
+            self._dispatching = True
+            failure = self._call_handlers(contact_events, sensor_events)
         finally:
             self._dispatching = False
             pending, self._pending_removals = self._pending_removals, []
             for body in pending:
                 if body.alive:
                     self.remove_body(body)
+        if failure is not None:
+            raise failure
+
+    def _in_callback(self) -> bool:
+        """Whether this world's contact callbacks are running: :meth:`_dispatch` of this
+        world is on the call stack. ``_dispatching`` says so at once, but an interrupt
+        that lands as it is being cleared could leave it set; the stack cannot lie, and
+        is walked only when the flag is set."""
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code is World._dispatch.__code__ and frame.f_locals.get("self") is self:
+                return True
+            frame = frame.f_back
+        self._dispatching = False
+        return False
+
+    def _call_handlers(self, contact_events: ContactEvents,
+                       sensor_events: SensorEvents) -> Exception | None:
+        """Call every handler for the events (see :meth:`_dispatch`); the first exception
+        one of them raised, or None."""
+        failure = None
+        for kind in ("begin", "end"):
+            for pairs, sensor in ((getattr(contact_events, kind), False),
+                                  (getattr(sensor_events, kind), True)):
+                for a, b in pairs.tolist():
+                    category_a, _, body_a = self._shape_info(a)
+                    category_b, _, body_b = self._shape_info(b)
+                    for handler in list(self._handlers):
+                        function = getattr(handler, kind)
+                        if function is None:
+                            continue
+                        if category_a & handler.category_a and \
+                                category_b & handler.category_b:
+                            contact = Contact(a, b, body_a, body_b, sensor)
+                        elif category_b & handler.category_a and \
+                                category_a & handler.category_b:
+                            contact = Contact(b, a, body_b, body_a, sensor)
+                        else:
+                            continue
+                        try:
+                            function(contact)
+                        except Exception as error:  # the game's: raised once all ran
+                            failure = failure or error
+        return failure
 
     # --- running and recording -------------------------------------------------------
 

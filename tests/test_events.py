@@ -200,3 +200,26 @@ def test_handlers_can_be_removed_and_must_do_something():
         world.remove_contact_handler(handler)
     with pytest.raises(ValueError, match="give begin, end or both"):
         world.on_contact(1, 1)
+
+
+def test_a_callback_that_raises_costs_the_others_none_of_their_events():
+    # Three balls land at once; the game's handler raises at the first. Every handler still
+    # hears every landing, the removals asked for are made, the step stands, and the first
+    # exception comes out of step().
+    world = pb.World(sleeping=False)
+    world.add_body(pb.Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
+    balls = [world.add_body(pb.Circle(0.5), position=(x, 0.45)) for x in (-2.0, 0.0, 2.0)]
+    heard, counted = [], []
+
+    def fussy(contact):
+        heard.append(contact.body_b)
+        world.remove_body(contact.body_b)
+        raise RuntimeError(f"the game failed at landing {len(heard)}")
+
+    world.on_contact(1, 1, begin=fussy)
+    world.on_contact(1, 1, begin=counted.append)
+    with pytest.raises(RuntimeError, match="at landing 1$"):
+        world.step(DT)
+    assert heard == balls and len(counted) == 3
+    assert world.step_count == 1 and world.count == 1
+    world.step(DT)  # nothing left to land: the next step raises nothing

@@ -110,7 +110,8 @@ def test_bodies_step_independently_of_each_other():
 def random_body_arrays(rng: np.random.Generator, n: int) -> BodyArrays:
     """Random columns for ``n`` bodies of every kind, some with the centre off the origin."""
     columns = {name: rng.normal(size=(n, 2) if name in ("origins", "centers", "velocities",
-                                                        "forces", "local_centers") else n)
+                                                        "forces", "local_centers",
+                                                        "sleep_centers") else n)
                for name in BodyArrays._fields}
     columns["local_centers"][rng.random(n) < 0.5] = 0.0  # the kernels' shortcut
     for name in ("masses", "inertias", "inverse_masses", "inverse_inertias", "gravity_scales"):

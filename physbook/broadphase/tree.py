@@ -1045,6 +1045,17 @@ class DynamicTree:
                                        self._centers, self._moved, removed, self._count))
         self._keys = _renumbered_keys(self._keys, removed)
 
+    def clear(self) -> None:
+        """Drop every leaf, whatever the nodes hold (a compiled step cut short may have
+        inserted leaves it never reported): the next call inserts every row again and
+        builds the tree from the top. Its pairs are the same as ever; only the fat boxes
+        start afresh."""
+        rows = len(self._leaf_of_row)
+        self._nodes, self._state, self._leaf_of_row, self._moved, self._count, self._keys = (
+            _empty_nodes(len(self._nodes.height)), np.array([_NULL, 0, 0], np.int64),
+            np.full(rows, _NULL, np.int64), np.zeros(rows, np.bool_), 0,
+            np.empty(0, np.int64))
+
     def _reserve(self, count: int) -> None:
         """Room for ``count`` rows and their 2·count − 1 nodes."""
         self._leaf_of_row = grown(self._leaf_of_row, count, _NULL)
@@ -1059,8 +1070,9 @@ class DynamicTree:
             # The new nodes, already linked in order, join the free list at its head.
             nodes.free_next[capacity:size - 1] = np.arange(capacity + 1, size)
             nodes.free_next[size - 1] = self._state[_FREE]
-            self._state[_FREE] = capacity
-            self._nodes = nodes
+            # In one statement: an exception (an interrupt) leaves the old nodes and free
+            # list or the new ones, never a free list that runs off the old nodes.
+            self._nodes, self._state[_FREE] = nodes, capacity
 
     # --- queries ---------------------------------------------------------------------
 

@@ -83,7 +83,7 @@ class Body:
         bodies, row = self._row()
         bodies.origins[row] = value
         bodies.centers[row] = value + rotated(bodies.local_centers[row], bodies.angles[row])
-        _wake(bodies, row)
+        self._moved(bodies, row)
 
     @property
     def angle(self) -> float:
@@ -98,7 +98,16 @@ class Body:
         bodies, row = self._row()
         bodies.angles[row] = value
         bodies.centers[row] = bodies.origins[row] + rotated(bodies.local_centers[row], value)
-        _wake(bodies, row)
+        self._moved(bodies, row)
+
+    def _moved(self, bodies, row: int) -> None:
+        """The body was put somewhere by hand: it wakes, and so does what rests on it when
+        it is static or kinematic (a dynamic body's island wakes with it, and an awake body
+        wakes what it touches)."""
+        if bodies.kinds[row] == DYNAMIC:
+            _wake(bodies, row)
+        else:
+            self._world._wake_around(row)
 
     @property
     def transform(self) -> Transform:
@@ -220,9 +229,18 @@ class Body:
 
     @property
     def kind(self) -> str:
-        """"dynamic", "static" or "kinematic"."""
+        """"dynamic", "static" or "kinematic". Set it to change the body's kind: a body made
+        dynamic takes the mass and inertia of its shapes and material, one made static
+        stops, one made kinematic keeps its velocity and moves on at it; the body wakes,
+        with whatever rests on it."""
         bodies, row = self._row()
         return BODY_KINDS[int(bodies.kinds[row])]
+
+    @kind.setter
+    def kind(self, value) -> None:
+        code = BODY_KINDS.index(_check.choice(value, "kind", BODY_KINDS))
+        _, row = self._row()
+        self._world._set_kind(row, code)
 
     @property
     def shapes(self) -> tuple:
@@ -284,6 +302,8 @@ class Body:
         _check.instance(value, "filter", Filter, "a Filter")
         for row in self._shape_rows().tolist():
             self._world.shapes.set_filter(row, value)
+        # What it may touch has changed: it wakes, with whatever rests on it.
+        self._world._wake_around(self.row)
 
     @property
     def sensors(self) -> tuple[bool, ...]:

@@ -42,6 +42,10 @@ class BodyArrays(NamedTuple):
     sizes: np.ndarray  #: (N,) the body's thinnest shape, 2·area/perimeter (m)
     awake: np.ndarray  #: (N,) bool: moves this step (false when asleep, and for static bodies)
     sleep_times: np.ndarray  #: (N,) how long the body has been slow enough to sleep (s)
+    #: (N, 2) and (N,): where a sleeping body's centre was, and its angle, when it fell
+    #: asleep; one found elsewhere was moved through the arrays, and wakes (chapter 11)
+    sleep_centers: np.ndarray
+    sleep_angles: np.ndarray
     bullets: np.ndarray  #: (N,) bool: continuous against dynamic bodies too (chapter 13)
 
 
@@ -68,6 +72,8 @@ _LAYOUT = {
     "sizes": ((), np.float64),
     "awake": ((), np.bool_),
     "sleep_times": ((), np.float64),
+    "sleep_centers": ((2,), np.float64),
+    "sleep_angles": ((), np.float64),
     "bullets": ((), np.bool_),
 }
 assert tuple(_LAYOUT) == BodyArrays._fields

@@ -260,6 +260,13 @@ class ContactTable:
             self._arrays = views
         return self._arrays
 
+    @property
+    def rows_set(self) -> ContactColumns:
+        """The set of columns that holds the rows in use (its length is the capacity): an
+        update writes the new rows into the other set, and :meth:`revert` swaps back, so a
+        world that sees another set here after a failed step reverts it."""
+        return self._current
+
     def clear(self) -> None:
         """Forget every contact (and the impulses they carried)."""
         self._count = 0
@@ -316,17 +323,15 @@ class ContactTable:
 
     def accept(self, count: int) -> None:
         """The first ``count`` rows of the spare set are this step's (see :meth:`sets`)."""
-        self._previous_count = self._count
-        self._count = count
-        self._current, self._spare = self._spare, self._current
-        self._arrays = None
+        # One statement, as in revert: an interrupt finds the table before or after it.
+        self._previous_count, self._count, self._current, self._spare, self._arrays = (
+            self._count, count, self._spare, self._current, None)
 
     def revert(self) -> None:
         """Go back to the rows before the last :meth:`update`, impulses included (the
         update wrote into the spare set, so the old rows are still there)."""
-        self._current, self._spare = self._spare, self._current
-        self._count = self._previous_count
-        self._arrays = None
+        self._current, self._spare, self._count, self._arrays = (
+            self._spare, self._current, self._previous_count, None)
 
     def remove_body(self, row: int) -> None:
         """Drop the rows of body row ``row``; bodies behind it move up one row."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from physbook._jit import njit
+from physbook.dynamics.motion import origin_of
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
 
 
@@ -57,17 +58,24 @@ def _wake(awake, sleep_times, i):
 
 
 @njit(refcounted=False)
-def wake_before_step(kinds, awake, sleep_times, velocities, angular_velocities, forces,
-                     torques, islands, marks, sleeping):
+def wake_before_step(bodies, islands, marks, sleeping):
     """Set ``awake`` before a step: static bodies never, kinematic ones while they move,
-    dynamic ones when their island has an awake body or when a velocity or a force was
-    given to them since the last step (all of them when ``sleeping`` is off). A force or
-    torque also restarts the body's sleep time: a body pushed every step never sleeps.
+    dynamic ones when their island has an awake body, when a velocity or a force was given
+    to them since the last step, or when their centre or angle was written (all of them
+    when ``sleeping`` is off). A force or torque also restarts the body's sleep time: a
+    body pushed every step never sleeps.
 
-    The body columns are passed one by one (a compiled call unpacks each argument, and
-    the whole body tuple has twenty). ``islands`` (N,) are the labels of the last step;
-    ``marks`` (N,) bool scratch.
+    A sleeping body's centre and angle stay where it fell asleep (its ``sleep_centers`` and
+    ``sleep_angles``) unless something writes them through the arrays: such a body goes
+    where it was put (its origin follows at once, so that this step's collisions see it
+    there) and wakes. ``bodies`` are the :class:`~physbook.dynamics.body_table.BodyArrays`;
+    ``islands`` (N,) the labels of the last step; ``marks`` (N,) bool scratch.
     """
+    kinds, awake, sleep_times = bodies.kinds, bodies.awake, bodies.sleep_times
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    forces, torques = bodies.forces, bodies.torques
+    centers, angles = bodies.centers, bodies.angles
+    sleep_centers, sleep_angles = bodies.sleep_centers, bodies.sleep_angles
     count = kinds.shape[0]
     for i in range(count):
         marks[i] = False
@@ -81,7 +89,12 @@ def wake_before_step(kinds, awake, sleep_times, velocities, angular_velocities, 
             awake[i] = moving
             continue
         pushed = forces[i, 0] != 0.0 or forces[i, 1] != 0.0 or torques[i] != 0.0
-        if not sleeping or moving or pushed:
+        moved = not awake[i] and (centers[i, 0] != sleep_centers[i, 0]
+                                  or centers[i, 1] != sleep_centers[i, 1]
+                                  or angles[i] != sleep_angles[i])
+        if moved:
+            origin_of(bodies.origins, centers, angles, bodies.local_centers, i)
+        if not sleeping or moving or pushed or moved:
             _wake(awake, sleep_times, i)
         if pushed:
             # A body under a force is not at rest, however slowly it moves yet.
@@ -120,15 +133,19 @@ def wake_touched(contact_bodies, joint_bodies, kinds, awake, sleep_times, island
 
 
 @njit(refcounted=False)
-def update_islands(kinds, awake, sleep_times, velocities, angular_velocities, contact_bodies,
-                   joint_bodies, dt, linear_speed, angular_speed, time_to_sleep, islands,
-                   parent, slowest):
+def update_islands(bodies, contact_bodies, joint_bodies, dt, linear_speed, angular_speed,
+                   time_to_sleep, islands, parent, slowest):
     """After a step: count sleep time, group the islands, and put to sleep every island
     whose bodies have all been slow for ``time_to_sleep`` (see the module docstring).
 
-    ``islands`` (N,) receives each body's label; ``parent`` (N,) int64 and ``slowest``
-    (N,) float scratch. Returns the number of dynamic bodies awake after the step.
+    ``bodies`` are the :class:`~physbook.dynamics.body_table.BodyArrays`, ``contact_bodies``
+    and ``joint_bodies`` (M, 2) the body rows each contact and joint links. ``islands``
+    (N,) receives each body's label; ``parent`` (N,) int64 and ``slowest`` (N,) float
+    scratch. A body that falls asleep keeps where it is in its ``sleep_centers`` and
+    ``sleep_angles``. Returns the number of dynamic bodies awake after the step.
     """
+    kinds, awake, sleep_times = bodies.kinds, bodies.awake, bodies.sleep_times
+    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
     count = kinds.shape[0]
     linear_squared = linear_speed * linear_speed
     angular_squared = angular_speed * angular_speed
@@ -169,14 +186,40 @@ def update_islands(kinds, awake, sleep_times, velocities, angular_velocities, co
         root = _find(parent, i)
         islands[i] = root
         if slowest[root] >= time_to_sleep:
-            awake[i] = False
-            velocities[i, 0] = 0.0
-            velocities[i, 1] = 0.0
-            angular_velocities[i] = 0.0
+            if awake[i]:
+                fall_asleep(bodies, i)
         else:
             _wake(awake, sleep_times, i)
             awake_count += 1
     return awake_count
+
+
+@njit(refcounted=False)
+def fall_asleep(bodies, i):
+    """Body ``i`` falls asleep where it is: it stops, and keeps its centre and angle."""
+    bodies.awake[i] = False
+    bodies.velocities[i, 0] = 0.0
+    bodies.velocities[i, 1] = 0.0
+    bodies.angular_velocities[i] = 0.0
+    bodies.sleep_centers[i, 0] = bodies.centers[i, 0]
+    bodies.sleep_centers[i, 1] = bodies.centers[i, 1]
+    bodies.sleep_angles[i] = bodies.angles[i]
+
+
+def wake_around(rows: np.ndarray, contact_bodies: np.ndarray, joint_bodies: np.ndarray,
+                kinds: np.ndarray, awake: np.ndarray, sleep_times: np.ndarray) -> None:
+    """Wake the dynamic bodies among ``rows`` and every dynamic body that touches one of them
+    (``contact_bodies``, (M, 2) rows) or is jointed to one (``joint_bodies``); their islands
+    wake with them before the next step. A body that is removed, moved, filtered anew or
+    given another kind changes what rests on it, and a sleeping island would not notice:
+    static and kinematic bodies link no island, and a sleeping pair keeps its contact."""
+    rows = np.asarray(rows, dtype=np.int64)
+    links = np.concatenate([contact_bodies, joint_bodies])
+    near = links[np.isin(links, rows).any(axis=1)].ravel()
+    found = np.union1d(rows, near)
+    sleepers = found[(kinds[found] == DYNAMIC) & ~awake[found]]
+    awake[sleepers] = True
+    sleep_times[sleepers] = 0.0
 
 
 def island_after_removal(islands: np.ndarray, kinds: np.ndarray, awake: np.ndarray,

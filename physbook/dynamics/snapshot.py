@@ -1,16 +1,19 @@
-"""A step that cannot be trusted is undone: the motion state saved before it, checked after.
+"""A step that cannot be trusted is undone: the state saved before it, checked after.
 
 A NaN or an infinity spreads through every contact it touches, so a world must stop at the
 step that makes one, and must be left as it was before that step, so that the program can
-catch the error, look at the bodies and go on. Before each step :meth:`MotionSnapshot.save`
-copies the columns a solver writes and reports any value a user wrote that is not finite;
-after it :func:`first_non_finite` finds the first body whose state overflowed, and
-:meth:`MotionSnapshot.restore` puts the saved columns back.
+catch the error, look at the bodies and go on. The same holds for a step cut short by an
+exception from outside, a ``KeyboardInterrupt`` above all (Ctrl-C, or a notebook's stop
+button): whatever the step had written must go. Before each step :meth:`StepSnapshot.save`
+(or, inside the compiled step, :func:`save_step_start`) copies every body column a step
+writes and the island labels; after it :func:`first_non_finite` finds the first body whose
+state overflowed, and :meth:`StepSnapshot.restore` puts the saved columns back.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,39 +58,90 @@ def check_finite(bodies) -> tuple[int, str] | None:
     return None if code < 0 else (code // 8, QUANTITIES[code % 8])
 
 
-class MotionSnapshot:
-    """The columns a step writes (origins, centres, angles, velocities, angular
-    velocities), saved into buffers kept between steps."""
+class SavedStep(NamedTuple):
+    """Buffers of the state at the start of a step, one row per body: the body columns a
+    step writes (motion, sleep, the forces it clears), the island labels of chapter 11, and
+    ``saved`` (1,), set to 1 once a step has filled them (0 while they hold nothing of the
+    step under way)."""
 
-    #: Each saved column and the shape of one of its rows.
-    _COLUMNS = {"origins": (2,), "centers": (2,), "angles": (), "velocities": (2,),
-                "angular_velocities": ()}
+    origins: np.ndarray
+    centers: np.ndarray
+    angles: np.ndarray
+    velocities: np.ndarray
+    angular_velocities: np.ndarray
+    awake: np.ndarray
+    sleep_times: np.ndarray
+    forces: np.ndarray
+    torques: np.ndarray
+    islands: np.ndarray
+    saved: np.ndarray
+
+
+#: The body columns a :class:`SavedStep` keeps, by name.
+BODY_COLUMNS = SavedStep._fields[:9]
+
+
+@njit(refcounted=False)
+def save_step_start(bodies, islands, saved):
+    """Copy the body columns of ``bodies`` and the labels ``islands`` (N,) into ``saved``
+    (a :class:`SavedStep` cut to N rows), and mark them saved."""
+    for i in range(bodies.angles.shape[0]):
+        saved.origins[i, 0] = bodies.origins[i, 0]
+        saved.origins[i, 1] = bodies.origins[i, 1]
+        saved.centers[i, 0] = bodies.centers[i, 0]
+        saved.centers[i, 1] = bodies.centers[i, 1]
+        saved.angles[i] = bodies.angles[i]
+        saved.velocities[i, 0] = bodies.velocities[i, 0]
+        saved.velocities[i, 1] = bodies.velocities[i, 1]
+        saved.angular_velocities[i] = bodies.angular_velocities[i]
+        saved.awake[i] = bodies.awake[i]
+        saved.sleep_times[i] = bodies.sleep_times[i]
+        saved.forces[i, 0] = bodies.forces[i, 0]
+        saved.forces[i, 1] = bodies.forces[i, 1]
+        saved.torques[i] = bodies.torques[i]
+        saved.islands[i] = islands[i]
+    saved.saved[0] = 1
+
+
+class StepSnapshot:
+    """The state at the start of the step under way (a :class:`SavedStep`), in buffers kept
+    between steps, to put back if the step fails."""
 
     def __init__(self):
-        self._saved = {name: np.zeros((16,) + row) for name, row in self._COLUMNS.items()}
+        self._saved = SavedStep(np.zeros((16, 2)), np.zeros((16, 2)), np.zeros(16),
+                                np.zeros((16, 2)), np.zeros(16), np.zeros(16, np.bool_),
+                                np.zeros(16), np.zeros((16, 2)), np.zeros(16),
+                                np.zeros(16, np.int64), np.zeros(1, np.int64))
         self._count = 0
 
-    def save(self, bodies) -> None:
-        """Copy the motion columns of ``bodies`` (a :class:`BodyArrays`)."""
-        count = len(bodies.angles)
-        for name in self._COLUMNS:
-            buffer = self._saved[name] = grown(self._saved[name], count)
-            buffer[:count] = getattr(bodies, name)
+    def buffers(self, count: int) -> SavedStep:
+        """The buffers cut to ``count`` rows, for a compiled step to save into."""
+        if len(self._saved.angles) < count:
+            self._saved = SavedStep(*(grown(column, count) for column in self._saved[:-1]),
+                                    self._saved.saved)
         self._count = count
+        return SavedStep(*(column[:count] for column in self._saved[:-1]), self._saved.saved)
 
-    def buffers(self, count: int) -> tuple[np.ndarray, ...]:
-        """The buffers of every column, cut to ``count`` rows, for a compiled step to save
-        into (in the order origins, centres, angles, velocities, angular velocities)."""
-        for name in self._COLUMNS:
-            self._saved[name] = grown(self._saved[name], count)
-        self._count = count
-        return tuple(self._saved[name][:count] for name in self._COLUMNS)
+    def forget(self) -> None:
+        """A step begins: the buffers hold nothing of it until it saves."""
+        self._saved.saved[0] = 0
+
+    def save(self, bodies, islands: np.ndarray) -> None:
+        """Copy the columns of ``bodies`` (a :class:`BodyArrays`) and the labels
+        ``islands`` (at least as many rows)."""
+        count = len(bodies.angles)
+        save_step_start(bodies, islands[:count], self.buffers(count))
 
     def column(self, name: str) -> np.ndarray:
         """The saved column ``name`` (a view of the rows saved last)."""
-        return self._saved[name][: self._count]
+        return getattr(self._saved, name)[: self._count]
 
-    def restore(self, bodies) -> None:
-        """Write the saved columns back into ``bodies`` (the same rows as when saved)."""
-        for name in self._COLUMNS:
-            getattr(bodies, name)[:] = self._saved[name][: self._count]
+    def restore(self, bodies, islands: np.ndarray) -> bool:
+        """Write the saved columns back into ``bodies`` and ``islands`` (the same rows as
+        when saved), if the step under way saved them; returns whether it had."""
+        if not self._saved.saved[0]:
+            return False
+        for name in BODY_COLUMNS:
+            getattr(bodies, name)[:] = self.column(name)
+        islands[: self._count] = self.column("islands")
+        return True
