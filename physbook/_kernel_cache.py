@@ -24,7 +24,6 @@ Python prints the line as it is to standard error.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import inspect
 import io
@@ -221,11 +220,16 @@ class KernelCache(caching.FunctionCache):
         else:
             path = file._index_path
             reason = f"numba could not load it: {type(error).__name__}: {error}"
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(path)
+            done = "deleted it"
+        except FileNotFoundError:
+            done = "deleted it"  # another process did, at the same time
+        except OSError:
+            done = "could not delete it"
         tell_once("damaged", (
-            f"physbook: deleted a damaged file of numba's cache, {path} ({reason}); its "
-            "kernel compiles again and is cached anew"))
+            f"physbook: found a damaged file of numba's cache, {path} ({reason}), and {done}; "
+            "its kernel compiles again and is cached anew"))
 
     def save_overload(self, sig, data):
         if self._writable is None:

@@ -188,6 +188,24 @@ def test_a_damaged_cache_file_is_dropped_told_once_and_compiled_anew(
     assert after.hits == [1, 1] and after.reports == []
 
 
+def test_a_file_numba_cannot_load_is_dropped_though_its_checksum_holds(
+        package, filled_cache, tmp_path):
+    """A data file intact as written but holding what numba cannot rebuild (as a numba
+    with a bug might write): the kernel's index is dropped, the start succeeds, one line
+    says why, and the next process loads the kernel compiled anew."""
+    where = folders(tmp_path)
+    shutil.copytree(filled_cache, where["NUMBA_CACHE_DIR"], dirs_exist_ok=True)
+    after_import = ("file = probe.triangle._cache._files[0]\n"
+                    "for name in set(file._load_index().values()):\n"
+                    "    file._save_data(name, ('not', 'a', 'compile result'))\n")
+    child = run(package, AFTER_IMPORT=after_import, **where)
+    assert child.misses == [1, 0] and len(child.reports) == 1
+    assert "numba could not load it" in child.reports[0]
+    assert "_cache_probe.triangle-" in child.reports[0]
+    after = run(package, **where)
+    assert after.hits == [1, 1] and after.reports == []
+
+
 # --- folders that cannot be written -----------------------------------------------------
 
 
