@@ -27,18 +27,25 @@ numba's on-disk cache checks only the source file that defines a function, so a 
 kernel that calls a kernel in another module would keep running the old callee after that
 module changed (after a ``git pull``, say). physbook's functions are therefore cached under a
 stamp of the whole package's source: change any module and every kernel recompiles once.
-They are kept in a folder named for the stamp, in whichever directory numba would use
-(``NUMBA_CACHE_DIR``, the module's ``__pycache__``, the user's cache), and the folders of
-older stamps are deleted when a new one is first used, so that edits and upgrades do not
-pile up compiled kernels.
+They are kept in a folder named for the stamp, in the first directory of these that can be
+written: ``NUMBA_CACHE_DIR``, the module's ``__pycache__``, the user's cache (numba's order),
+and last a private folder in the temporary directory, which numba would not use (a read-only
+install run by a user without a writable home). A folder earlier in that order that cannot
+be written but holds kernels of this source (an install warmed by a first run, then made
+read-only) is read as well, where numba would skip it. The folders of older stamps are
+deleted when a new one is first used, so that edits and upgrades do not pile up compiled
+kernels. :mod:`physbook._kernel_cache` reads and writes the folders, checking every file.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import os
 import shutil
+import stat
+import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -115,10 +122,35 @@ def remove_stale_caches(directory: Path) -> None:
 _remove_stale_caches_once = cache(remove_stale_caches)  # a directory per process
 
 
-def _package_locator(numba_locator: type) -> type:
+def private_temp_folder() -> str | None:
+    """A folder of this user's own in the temporary directory, for numba's cache where no
+    other directory can be written; ``None`` where there is none to be had.
+
+    It is created readable by its owner only, and refused when it is a link, is owned by
+    another user or may be written by others: anyone who can write a cached kernel chooses
+    the code this process runs.
+    """
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    try:
+        folder = os.path.join(tempfile.gettempdir(), "physbook-numba"
+                              + ("" if uid is None else f"-{uid}"))
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+        status = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(status.st_mode):
+        return None
+    if uid is not None and (status.st_uid != uid or status.st_mode & 0o022):
+        return None
+    return folder
+
+
+def _package_locator(numba_locator: type, applies: Callable[[], bool]) -> type:
     """``numba_locator`` (one of numba's cache locators) for physbook's own kernels: keyed
     on :func:`package_stamp`, stored in the :func:`cache_folder` of the directory numba
-    would use, whose stale folders it removes the first time it is used."""
+    would use, whose stale folders it removes the first time it is used. ``applies`` says
+    whether the directory exists in this process at all (``NUMBA_CACHE_DIR`` set, say)."""
 
     class PackageCacheLocator(numba_locator):
         from_physbook = True
@@ -131,21 +163,87 @@ def _package_locator(numba_locator: type) -> type:
             return package_stamp()
 
         @classmethod
-        def from_function(cls, py_func, py_file):
-            if not Path(py_file).resolve().is_relative_to(PACKAGE_DIR):
+        def candidate(cls, py_func, py_file):
+            """This locator for a physbook kernel, whether or not its folder can be
+            written; ``None`` for any other function, or where the directory does not
+            apply."""
+            if not Path(py_file).resolve().is_relative_to(PACKAGE_DIR) or not applies():
                 return None
-            locator = super().from_function(py_func, py_file)
-            if locator is not None:
-                _remove_stale_caches_once(Path(locator.get_cache_path()).parent)
-            return locator
+            return cls(py_func, py_file)
+
+        def writable(self) -> bool:
+            """Create the folder if need be and say whether a file can be written in it
+            (numba's test); the first time a directory can, remove its stale folders."""
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return False
+            _remove_stale_caches_once(Path(self.get_cache_path()).parent)
+            return True
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            locator = cls.candidate(py_func, py_file)
+            return locator if locator is not None and locator.writable() else None
 
     return PackageCacheLocator
 
 
+def _temp_locator(numba_locator: type) -> type:
+    """``numba_locator`` (numba's user-wide locator) moved to :func:`private_temp_folder`."""
+
+    class TempCacheLocator(numba_locator):
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            self._cache_path = os.path.join(private_temp_folder() or "",
+                                            self.get_suitable_cache_subpath(py_file))
+
+    return TempCacheLocator
+
+
+@cache
+def package_locators() -> tuple[type, ...]:
+    """The cache locators of physbook's kernels, in the order their directories are tried:
+    ``NUMBA_CACHE_DIR``, the module's ``__pycache__``, the user's cache, then
+    :func:`private_temp_folder`. Empty on a numba without the locators this builds on."""
+    from numba.core import caching, config
+
+    def named(name: str) -> type | None:
+        return getattr(caching, name, None) or getattr(caching, "_" + name, None)
+
+    provided, in_tree, user_wide = (named(name) for name in (
+        "UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator"))
+    if None in (provided, in_tree, user_wide):
+        return ()
+    return (_package_locator(provided, lambda: bool(config.CACHE_DIR)),
+            _package_locator(in_tree, lambda: True),
+            _package_locator(user_wide, lambda: True),
+            _package_locator(_temp_locator(user_wide),
+                             lambda: private_temp_folder() is not None))
+
+
+def kernel_cache_folders(py_func: Callable) -> tuple[list, list, object | None]:
+    """The folders physbook's cache may use for the kernel ``py_func``, as numba locators:
+    every one tried, in order; those before the first that can be written which already
+    exist (to read from); and that first writable one (``None`` if none is)."""
+    py_file = inspect.getfile(py_func)
+    tried, readable = [], []
+    for locator_class in package_locators():
+        locator = locator_class.candidate(py_func, py_file)
+        if locator is None:
+            continue
+        tried.append(locator)
+        if locator.writable():
+            return tried, readable, locator
+        if os.path.isdir(locator.get_cache_path()):
+            readable.append(locator)
+    return tried, readable, None
+
+
 def _install_package_cache_locator() -> None:
     """Make numba key the cache of physbook's kernels on :func:`package_stamp`, wherever
-    it keeps them: the directory ``NUMBA_CACHE_DIR`` names, else the module's
-    ``__pycache__``, else the user's cache directory (numba's order)."""
+    it keeps them (:func:`package_locators`), for a kernel whose cache is numba's own
+    (see :func:`_disk_cache`)."""
     from numba.core import caching
 
     locators = getattr(caching.CacheImpl, "_locator_classes", None)
@@ -153,11 +251,9 @@ def _install_package_cache_locator() -> None:
         return  # an unknown numba layout: keep its own per-file cache
     if any(getattr(c, "from_physbook", False) for c in locators):
         return
-    known = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")
-    ours = [_package_locator(c) for c in locators if c.__name__.lstrip("_") in known]
     # Before all of numba's own, in numba's order: a physbook kernel takes the first of
     # them that can be written; any other function falls through to numba's.
-    locators[:0] = ours
+    locators[:0] = package_locators()
 
 
 def njit(function: F | None = None, *, refcounted: bool = True, inline: bool = False,
@@ -188,9 +284,41 @@ def _compiled(function: F, refcounted: bool, inline: bool, parallel: bool) -> F:
         options["inline"] = "always"
     if parallel:
         options["parallel"] = True
+    dispatcher = numba.njit(**options)(function)
+    _disk_cache(dispatcher)
+    return dispatcher
+
+
+def _disk_cache(dispatcher) -> None:
+    """Give ``dispatcher`` (a numba dispatcher, compiling nothing yet) its on-disk cache:
+    :class:`physbook._kernel_cache.KernelCache` for physbook's own kernels, numba's cache
+    otherwise and on a numba whose caching differs from what that class builds on, and
+    none for a function whose source is in no file."""
+    function = dispatcher.py_func
+    kernel_cache = _package_kernel_cache()
+    if kernel_cache is not None and hasattr(dispatcher, "_cache"):
+        tried, readable, writable = kernel_cache_folders(function)
+        if tried:
+            dispatcher._cache = kernel_cache.KernelCache(function, tried, readable, writable)
+            return
     try:
-        return numba.njit(cache=True, **options)(function)
+        dispatcher.enable_caching()  # what numba.njit(cache=True) does
     except RuntimeError as error:
         if "cannot cache" not in str(error):
             raise
-        return numba.njit(**options)(function)
+
+
+@cache
+def _package_kernel_cache():
+    """:mod:`physbook._kernel_cache`, or ``None`` where it cannot serve: on a numba whose
+    caching module lacks what it builds on, or where ``NUMBA_CACHE_LOCATOR_CLASSES``
+    chooses the locators."""
+    from numba.core import config
+
+    if getattr(config, "CACHE_LOCATOR_CLASSES", None):
+        return None
+    try:
+        from physbook import _kernel_cache
+    except (ImportError, AttributeError):
+        return None
+    return _kernel_cache if _kernel_cache.SUPPORTED else None

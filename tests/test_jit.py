@@ -124,18 +124,25 @@ def test_the_options_reach_numba():
 
 
 def _manifold_kernel_cache_path() -> Path:
-    """The cache directory numba's cache of a kernel of :mod:`physbook.collision.manifold`
-    uses, after checking that physbook's locator chose it, keyed on the package stamp."""
+    """The cache directory physbook's cache of a kernel of :mod:`physbook.collision.manifold`
+    writes to, after checking that physbook's locator chose it, keyed on the package stamp;
+    and that numba's own search (which serves where physbook's checked cache cannot) finds
+    the same."""
     from numba.core import caching
 
+    from physbook import _kernel_cache
     from physbook.collision import manifold
 
     kernel = next(
         obj for obj in vars(manifold).values() if hasattr(obj, "py_func") and hasattr(obj, "_cache")
     )
-    locator = caching.FunctionCache(kernel.py_func)._impl.locator
+    assert isinstance(kernel._cache, _kernel_cache.KernelCache)
+    tried, readable, locator = _jit.kernel_cache_folders(kernel.py_func)
     assert type(locator).__name__ == "PackageCacheLocator"
     assert locator.get_source_stamp() == _jit.package_stamp()
+    numba_own = caching.FunctionCache(kernel.py_func)._impl.locator
+    assert numba_own.get_cache_path() == locator.get_cache_path()
+    assert numba_own.get_source_stamp() == _jit.package_stamp()
     return Path(locator.get_cache_path())
 
 

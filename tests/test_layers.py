@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "physbook"
 #: Layer of each part of the package, by module prefix (the longest prefix wins).
 LAYER_OF_PREFIX = {
     "physbook._jit": "base",
+    "physbook._kernel_cache": "base",
     "physbook._check": "base",
     "physbook._buffers": "base",
     "physbook.constants": "base",
