@@ -135,7 +135,7 @@ _SMALLEST_NORMAL = 2.2250738585072014e-308
 _LARGEST = 1.7976931348623157e308
 
 
-@njit
+@njit(inline=True)
 def pair_restitution(a: float, b: float) -> float:
     """:func:`mix_restitution` of two restitutions, for a compiled loop: min(a, b).
 
@@ -145,7 +145,7 @@ def pair_restitution(a: float, b: float) -> float:
     return a if a < b else b
 
 
-@njit
+@njit(inline=True)
 def pair_friction(a: float, b: float) -> float:
     """:func:`mix_friction` of two friction coefficients, for a compiled loop: √(a·b).
 
