@@ -115,8 +115,8 @@ def _contact_states(contacts, saved, dt, hit_speed, events, touching):
 @njit(inline=True)
 def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
                   synced, joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
-                  materials, narrow, saved, islands, sleeping, continuous, reaches, solver,
-                  springs, events, touching, gravity, dt, hit_speed):
+                  narrow, saved, islands, sleeping, continuous, reaches, solver, springs,
+                  events, touching, gravity, dt, hit_speed):
     """One step of a world whose stages are the library's own, in the order of
     :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
     leaves moved, contact rows, event counts).
@@ -156,7 +156,6 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     labels, marks, parents, slowest, linear_speed, angular_speed, time_to_sleep = islands
     soft_settings, impulse_settings, work, motion, joint_work, colouring, threads = solver
     soft, static_soft, joint_soft = springs
-    restitution_table, friction_table = materials
     lower, upper = boxes
     # A state the user wrote must be finite before anything moves (the public boundary).
     code = first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
@@ -192,9 +191,8 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
         return NEED_ROOM, pairs.shape[0], keys, inserted, 0, (0, 0, False)
     # Narrow phase, impulses carried over by shape ids and feature ids.
     contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
-                                    bodies.materials, restitution_table, friction_table,
-                                    bodies.awake, old_contacts, old_count, new_contacts,
-                                    narrow)
+                                    bodies.restitutions, bodies.frictions, bodies.awake,
+                                    old_contacts, old_count, new_contacts, narrow)
     contacts = contact_rows(new_contacts, contact_count)
     if sleeping:
         wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,
@@ -250,7 +248,7 @@ else:
 def new_step_state(args) -> StepState:
     """A :class:`StepState` holding ``args``: (bodies, shapes, filter columns, boxes,
     filters, margins, speculative distance, tree arrays, tree settings, joints, joint bodies,
-    joined pairs, the two contact sets, materials, narrow phase scratch, saved state,
+    joined pairs, the two contact sets, narrow phase scratch, saved state,
     islands, shape and body reaches, solver, event buffers), each as
     :func:`compiled_step` takes it; the tree's arrays are its first five and its settings
     its margin, prediction and shrink margin."""
@@ -269,7 +267,7 @@ def step_from_state(state, old_is_first, old_count, keys, known, synced, sleepin
     that steps by the frame time it measured changes ``dt`` every step, so nothing that
     depends on it is held in the state."""
     (bodies, shapes, filter_columns, boxes, filters, margins, distance, tree_arrays,
-     tree_settings, joints, joint_bodies, joined, contact_sets, materials, narrow, saved,
+     tree_settings, joints, joint_bodies, joined, contact_sets, narrow, saved,
      islands, reaches, solver, events) = state.args
     nodes, tree_state, leaf_of_row, tree_centers, tree_moved = tree_arrays
     tree_margin, prediction, shrink = tree_settings
@@ -279,5 +277,5 @@ def step_from_state(state, old_is_first, old_count, keys, known, synced, sleepin
                          (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known,
                           tree_margin, prediction, shrink, keys),
                          synced, joints, joint_bodies, joined, old, old_count, new,
-                         materials, narrow, saved, islands, sleeping, continuous, reaches,
+                         narrow, saved, islands, sleeping, continuous, reaches,
                          solver, springs, events, touching, gravity, dt, hit_speed)

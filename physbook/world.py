@@ -54,7 +54,7 @@ from physbook.dynamics.islands import (
 )
 from physbook.dynamics.joint_table import IMPULSE_COLUMNS, JointTable, drop_joined
 from physbook.dynamics.joints import Joint
-from physbook.dynamics.materials import DEFAULT_MATERIAL, Material, MaterialTable
+from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
 from physbook.dynamics.motion import speculative_margins, update_origins
 from physbook.dynamics.snapshot import StepSnapshot, check_finite
 from physbook.dynamics.solvers import (
@@ -230,7 +230,6 @@ class World:
         capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
         self._bodies = BodyTable(capacity)
         self._shapes = ShapeTable(capacity)
-        self._materials = MaterialTable()
         self._contacts = ContactTable(capacity)
         self._joints = JointTable()
         self._saved_joint_impulses: dict = {}
@@ -358,15 +357,16 @@ class World:
             sensed = pairs[is_sensed & ~(sensor[pairs[:, 0]] & sensor[pairs[:, 1]])]
             pairs = pairs[~is_sensed]
             self._sensor_contacts.update(sensed, shapes, bodies.origins, bodies.angles,
-                                         bodies.materials, self._materials,
+                                         bodies.restitutions, bodies.frictions,
                                          self._zero_margins[:len(margins)], bodies.awake,
                                          check=False)
         elif self._sensor_contacts.count:
             self._sensor_contacts.clear()
         # Narrow phase: the touching pairs' manifolds; a point seen last step keeps its
         # impulses (same shape ids, same feature id). A pair asleep keeps its row as it was.
-        self._contacts.update(pairs, shapes, bodies.origins, bodies.angles, bodies.materials,
-                              self._materials, margins, bodies.awake, check=False)
+        self._contacts.update(pairs, shapes, bodies.origins, bodies.angles,
+                              bodies.restitutions, bodies.frictions, margins, bodies.awake,
+                              check=False)
         contacts = self._contacts.arrays
         if self._sleeping:  # a sleeping island an awake body now touches wakes
             wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
@@ -469,10 +469,9 @@ class World:
         joint added or removed, a buffer grown, a setting changed). Everything it holds
         derives from the objects and values compared here; nothing depends on ``dt``."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
-        solver, tree, materials = self._solver, self._broad_phase, self._materials
+        solver, tree = self._solver, self._broad_phase
         soft_settings, impulse_settings = settings
-        sources = (bodies, shapes, self._shapes.filters, joints, materials.restitution,
-                   materials.friction)
+        sources = (bodies, shapes, self._shapes.filters, joints)
         values = (self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep,
                   tree.margin, tree.prediction, soft_settings, impulse_settings)
         cached = self._step_state
@@ -501,9 +500,8 @@ class World:
             (nodes, tree_state, leaf_of_row, tree_centers, tree_moved),
             (tree_margin, prediction, shrink),
             joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
-            (current, spare), (materials.restitution, materials.friction),
-            narrow_scratch(shapes, count), self._snapshot.buffers(count), islands,
-            shape_reaches(shapes, bodies.local_centers),
+            (current, spare), narrow_scratch(shapes, count), self._snapshot.buffers(count),
+            islands, shape_reaches(shapes, bodies.local_centers),
             (soft_settings, impulse_settings, work, motion, joint_work, colouring,
              None if colouring is None else solver.threads(colouring)),
             self._event_buffers(capacity)))
@@ -891,8 +889,7 @@ class World:
             "inverse_masses": 1.0 / mass if mass > 0.0 else 0.0,
             "inverse_inertias": 1.0 / inertia if inertia > 0.0 else 0.0,
             "gravity_scales": gravity_scale, "kinds": kind_code,
-            "materials": self._materials.row(material), "restitutions": material.restitution,
-            "frictions": material.friction,
+            "restitutions": material.restitution, "frictions": material.friction,
             "sizes": min(_size(shape) for shape in shapes),
             "awake": kind_code == DYNAMIC or (kind_code == KINEMATIC and (
                 velocity.any() or angular_velocity != 0.0)),

@@ -165,12 +165,6 @@ TIMESTEP_CASES = [
 # --- materials -------------------------------------------------------------------------------
 
 
-def _table_row(bad):
-    table = materials.MaterialTable()
-    table.row(materials.DEFAULT_MATERIAL)
-    return table[bad]
-
-
 MATERIAL_CASES = [
     *(Case("Material", argument, lambda bad, argument=argument: materials.Material(
         **{argument: bad})) for argument in ("density", "restitution", "friction")),
@@ -178,8 +172,6 @@ MATERIAL_CASES = [
     *(Case(f"materials.{name}", argument, _with(getattr(materials, name), argument,
                                                  a=0.5, b=[0.2, 0.9]))
       for name in ("mix_restitution", "mix_friction") for argument in ("a", "b")),
-    Case("MaterialTable.row", "material", lambda bad: materials.MaterialTable().row(bad)),
-    Case("MaterialTable.__getitem__", "row", _table_row),
 ]
 
 CASES: list[Case] = [*VEC_CASES, *INTEGRATE_CASES, *TIMESTEP_CASES, *MATERIAL_CASES]

@@ -65,8 +65,8 @@ def _contact_update(argument: str):
         bodies, shapes = world.arrays, world.shapes.arrays
         arguments = {"pairs": np.array([[0, 1]]), "shapes": shapes,
                      "origins": bodies.origins, "angles": bodies.angles,
-                     "body_materials": bodies.materials,
-                     "materials": world._materials, "margins": None}
+                     "restitutions": bodies.restitutions, "frictions": bodies.frictions,
+                     "margins": None}
         arguments[argument] = bad
         ContactTable().update(**arguments)
     return call
@@ -188,7 +188,7 @@ CASES = [
     _solver_step(2, "gravity"),
     _solver_step(3, "dt"),
     *(Case("ContactTable.update", name, _contact_update(name)) for name in (
-        "pairs", "shapes", "origins", "angles", "body_materials", "materials", "margins")),
+        "pairs", "shapes", "origins", "angles", "restitutions", "frictions", "margins")),
     Case("ContactTable", "capacity", lambda bad: ContactTable(bad)),
     Case("Recording.frame", "k", _recording_frame),
 ]

@@ -9,7 +9,6 @@ import pytest
 import physbook as pb
 from physbook import scenes
 from physbook.dynamics.contact_table import ContactColumns, ContactTable
-from physbook.dynamics.materials import MaterialTable
 from physbook.dynamics.solvers import ImpulseSolver
 from physbook.geometry.shape_table import ShapeTable
 
@@ -53,9 +52,9 @@ class Poses:
         for body, shape in enumerate([pb.Polygon.box(5.0, 0.5), pb.Polygon.box(0.5, 0.5),
                                       pb.Circle(0.5), pb.Circle(0.5)]):
             self.shapes.append(shape, body)
-        self.materials = MaterialTable()
-        self.body_materials = np.array([self.materials.row(material) for material in
-                                        list(pb.MATERIALS.values())[:4]])
+        self.materials = list(pb.MATERIALS.values())[:4]
+        self.restitutions = np.array([material.restitution for material in self.materials])
+        self.frictions = np.array([material.friction for material in self.materials])
         self.origins = np.array([[0.0, -0.5], [0.0, 0.49], [2.0, 0.49], [10.0, 10.0]])
         self.angles = np.zeros(4)
         # Every pair, in canonical order; the narrow phase keeps the touching ones.
@@ -64,7 +63,7 @@ class Poses:
     def update(self, table: ContactTable) -> ContactColumns:
         before = snapshot(table.arrays)
         table.update(self.pairs, self.shapes.arrays, self.origins, self.angles,
-                     self.body_materials, self.materials)
+                     self.restitutions, self.frictions)
         assert_carried(table.arrays, before)
         return table.arrays
 
@@ -75,7 +74,7 @@ def test_contact_table_matches_points_by_pair_and_feature():
     np.testing.assert_array_equal(contacts.shape_ids, [[0, 1], [0, 2]])  # untouched go
     np.testing.assert_array_equal(contacts.bodies, [[0, 1], [0, 2]])
     np.testing.assert_array_equal(contacts.point_counts, [2, 1])
-    materials = [poses.materials[row] for row in poses.body_materials]
+    materials = poses.materials
     for (a, b), restitution, friction in zip(contacts.bodies, contacts.restitutions,
                                              contacts.frictions, strict=True):
         assert restitution == pb.mix_restitution(materials[a].restitution,

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import math
+import struct
+import weakref
 
 import numpy as np
 import pytest
@@ -11,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import physbook as pb
-from physbook.dynamics.materials import MaterialTable
+from physbook.dynamics.materials import pair_friction, pair_restitution
 
 # Density and restitution of Gaul's materials table (density 0 for "static" stood for an
 # immovable body; physbook expresses that with kind="static" instead).
@@ -164,70 +167,122 @@ def test_mixing_names_arrays_that_do_not_broadcast():
             mix(10**400, 0.5)
 
 
-# --- the material table of a world ---------------------------------------------------------
+# --- mixing at each contact -----------------------------------------------------------------
 
 PRESETS = list(pb.MATERIALS.values())
 
-
-def test_material_table_mixes_every_pair_with_the_mixing_rules():
-    table = MaterialTable()
-    rows = [table.row(material) for material in PRESETS]
-    assert rows == list(range(len(PRESETS))) and len(table) == len(PRESETS)
-    assert table.restitution.shape == table.friction.shape == (len(PRESETS),) * 2
-    for i, a in enumerate(PRESETS):
-        assert table[i] is a
-        for j, b in enumerate(PRESETS):
-            assert table.restitution[i, j] == pb.mix_restitution(a.restitution, b.restitution)
-            assert table.friction[i, j] == pb.mix_friction(a.friction, b.friction)
+#: Coefficients at the edges of the float range: zeros (of both signs), subnormals, values
+#: whose products underflow or overflow, the largest float.
+EXTREMES = [0.0, -0.0, 5e-324, 1e-320, 2.2250738585072014e-308, 1e-300, 1e-170, 1e-154,
+            0.3, 0.6, 1.0, 2.0, 1e154, 1e170, 1e300, 1.7976931348623157e308]
 
 
-def test_a_repeated_material_gets_its_old_row_and_changes_nothing():
-    table = MaterialTable()
-    for material in PRESETS:
-        table.row(material)
-    restitution, friction = table.restitution.copy(), table.friction.copy()
-    wood = pb.MATERIALS["wood"]
-    assert table.row(wood) == PRESETS.index(wood)
-    # Materials are values: an equal one is the same material.
-    assert table.row(pb.Material(wood.density, wood.restitution, wood.friction)) == \
-        PRESETS.index(wood)
-    assert len(table) == len(PRESETS)
-    np.testing.assert_array_equal(table.restitution, restitution)
-    np.testing.assert_array_equal(table.friction, friction)
-    with pytest.raises(TypeError, match="material"):
-        table.row("wood")
+def bits(value) -> bytes:
+    """The bit pattern of a float64 (tells 0.0 from -0.0, unlike ==)."""
+    return struct.pack("<d", float(value))
 
 
-def test_material_table_rows_are_checked():
-    table = MaterialTable()
-    table.row(pb.DEFAULT_MATERIAL)
-    assert table[0] is pb.DEFAULT_MATERIAL
-    with pytest.raises(IndexError, match="row must be below 1"):
-        table[1]
-    with pytest.raises(ValueError, match="row must be at least 0"):
-        table[-1]
-    with pytest.raises(TypeError, match="row must be an integer"):
-        table["wood"]
+@pytest.mark.parametrize("a", EXTREMES)
+def test_pair_mixers_give_the_bits_of_the_mixing_rules_at_the_edges_of_the_float_range(a):
+    for b in EXTREMES:
+        assert bits(pair_friction(a, b)) == bits(pb.mix_friction(a, b)), (a, b)
+        if a <= 1.0 and b <= 1.0:
+            assert bits(pair_restitution(a, b)) == bits(pb.mix_restitution(a, b)), (a, b)
 
 
-def test_contact_rows_get_the_mixed_values_of_their_bodies_materials():
+@settings(max_examples=300)
+@given(a=st.floats(0.0, allow_infinity=False) | st.sampled_from(EXTREMES),
+       b=st.floats(0.0, allow_infinity=False) | st.sampled_from(EXTREMES),
+       e=st.floats(0.0, 1.0), f=st.floats(0.0, 1.0))
+def test_pair_mixers_give_the_bits_of_the_mixing_rules(a, b, e, f):
+    assert bits(pair_friction(a, b)) == bits(pb.mix_friction(a, b))
+    assert bits(pair_restitution(e, f)) == bits(pb.mix_restitution(e, f))
+
+
+def materials_on_a_floor(compiled: bool) -> pb.World:
+    """A static floor and a row of boxes and balls on it, each of its own material, with
+    coefficients from ordinary to the edges of the float range."""
     world = pb.World()
+    world.compiled = compiled
     world.add_body(pb.Polygon.box(10.0, 0.5), position=(0.0, -0.5), kind="static",
-                   material=pb.MATERIALS["static"])
-    # A row of touching boxes, one of each preset, and a ball on each pair of neighbours.
-    for k, material in enumerate(PRESETS):
-        world.add_body(pb.Polygon.box(0.5, 0.5), position=(k - 3.0, 0.5), material=material)
-        world.add_body(pb.Circle(0.3), position=(k - 2.5, 1.2),
-                       material=PRESETS[(3 * k + 1) % len(PRESETS)])
+                   material=pb.Material(restitution=0.4, friction=1e-170))
+    frictions = [0.6, 1e300, 1e-300, 0.0, 5e-324, 1e170, 0.9, 2.0]
+    for k, friction in enumerate(frictions):
+        material = pb.Material(density=0.5 + 0.1 * k, restitution=k / (len(frictions) - 1),
+                               friction=friction)
+        world.add_body(pb.Polygon.box(0.5, 0.5), position=(k - 3.5, 0.5), material=material)
+        world.add_body(pb.Circle(0.3), position=(k - 3.0, 1.2),
+                       material=PRESETS[k % len(PRESETS)])
+    return world
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "staged"])
+def test_contacts_get_the_mixing_rules_of_their_two_bodies_values_bit_for_bit(compiled):
+    world = materials_on_a_floor(compiled)
     for _ in range(3):
         world.step(1 / 60)
     contacts = world.contacts
-    seen = set()
+    assert len(contacts) >= 16, "every box should touch the floor and two balls"
     for (a, b), restitution, friction in zip(contacts.bodies, contacts.restitutions,
                                              contacts.frictions, strict=True):
         material_a, material_b = world.bodies[a].material, world.bodies[b].material
-        assert restitution == pb.mix_restitution(material_a.restitution,
-                                                 material_b.restitution)
-        assert friction == pb.mix_friction(material_a.friction, material_b.friction)
-        seen.add(frozenset((material_a, material_b)))
-    assert len(seen) >= 10, "the scene should touch many different pairs of materials"
+        assert bits(restitution) == bits(pb.mix_restitution(material_a.restitution,
+                                                            material_b.restitution))
+        assert bits(friction) == bits(pb.mix_friction(material_a.friction, material_b.friction))
+
+
+def array_bytes(root) -> int:
+    """Bytes of every numpy array reachable from ``root`` through containers and physbook
+    objects, each buffer counted once (a view counts as the array it views)."""
+    seen, buffers, stack = set(), {}, [root]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, np.ndarray):
+            while isinstance(item.base, np.ndarray):
+                item = item.base
+            buffers[id(item)] = item.nbytes
+        elif isinstance(item, dict | list | tuple | set | frozenset) or \
+                type(item).__module__.startswith("physbook"):
+            stack.extend(gc.get_referents(item))
+    return sum(buffers.values())
+
+
+def boxes_in_a_grid(materials) -> pb.World:
+    world = pb.World()
+    box = pb.Polygon.box(0.4, 0.4)
+    for k, material in enumerate(materials):
+        world.add_body(box, position=(float(k % 50), float(k // 50)), material=material)
+    return world
+
+
+def test_a_world_holds_nothing_per_pair_of_materials():
+    # Debris with random densities: 2 500 bodies, each of a material of its own.
+    count = 2500
+    rng = np.random.default_rng(6)
+    own = [pb.Material(density=float(d)) for d in rng.uniform(0.5, 2.0, count)]
+    assert len(set(own)) == count
+    shared = boxes_in_a_grid([pb.DEFAULT_MATERIAL] * count)
+    distinct = boxes_in_a_grid(own)
+    # The world's arrays are the same whether its bodies share one material or each has
+    # its own: nothing grows with the number of distinct materials, let alone their pairs
+    # (a table of mixed pairs would hold 2 × 2 500² floats, 100 MB).
+    assert array_bytes(distinct) == array_bytes(shared) < count**2 * 8
+    assert [body.material for body in distinct.bodies] == own
+
+
+def test_removed_bodies_release_their_materials():
+    world = boxes_in_a_grid([pb.DEFAULT_MATERIAL] * 10)
+    own = [pb.Material(density=1.0 + k / 100) for k in range(100)]
+    references = [weakref.ref(material) for material in own]
+    bodies = [world.add_body(pb.Circle(0.3), position=(float(k), 20.0), material=material)
+              for k, material in enumerate(own)]
+    world.step(1 / 60)
+    for body in bodies:
+        world.remove_body(body)
+    del own, bodies, body
+    gc.collect()
+    assert [reference() for reference in references] == [None] * 100
+    assert len(world.bodies) == 10

@@ -116,7 +116,7 @@ def random_body_arrays(rng: np.random.Generator, n: int) -> BodyArrays:
     columns["local_centers"][rng.random(n) < 0.5] = 0.0  # the kernels' shortcut
     for name in ("masses", "inertias", "inverse_masses", "inverse_inertias", "gravity_scales"):
         columns[name] = rng.uniform(0, 2, n)
-    for name in ("kinds", "materials", "ids"):
+    for name in ("kinds", "ids"):
         columns[name] = rng.integers(0, 3, n).astype(np.int64)
     return BodyArrays(**columns)
 

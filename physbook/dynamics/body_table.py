@@ -35,7 +35,6 @@ class BodyArrays(NamedTuple):
     local_centers: np.ndarray  #: (N, 2) centres of mass in body coordinates
     gravity_scales: np.ndarray  #: (N,) multipliers of the world's gravity
     kinds: np.ndarray  #: (N,) int64 codes of physbook.kinds
-    materials: np.ndarray  #: (N,) int64 rows of the world's material table
     restitutions: np.ndarray  #: (N,) restitution of each body's material
     frictions: np.ndarray  #: (N,) friction coefficient of each body's material
     ids: np.ndarray  #: (N,) int64 stable body ids
@@ -65,7 +64,6 @@ _LAYOUT = {
     "local_centers": ((2,), np.float64),
     "gravity_scales": ((), np.float64),
     "kinds": ((), np.int64),
-    "materials": ((), np.int64),
     "restitutions": ((), np.float64),
     "frictions": ((), np.float64),
     "ids": ((), np.int64),

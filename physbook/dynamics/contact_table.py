@@ -23,7 +23,7 @@ from physbook import _check
 from physbook._buffers import ColumnView
 from physbook._jit import njit
 from physbook.collision.manifold import collide_rows, narrow_scratch, pair_rotations
-from physbook.dynamics.materials import MaterialTable
+from physbook.dynamics.materials import pair_friction, pair_restitution
 from physbook.geometry.shape_table import ShapeArrays
 
 
@@ -36,7 +36,8 @@ class ContactColumns(NamedTuple):
     penetration (m, positive when overlapping); ``features`` (M, 2) int64 feature ids (−1
     in an unused slot); ``normal_impulses``, ``tangent_impulses`` (M, 2) impulse per point
     along the normal and along the tangent ``(−n_y, n_x)`` (N·s); ``restitutions``,
-    ``frictions`` (M,) the pair's mixed material values.
+    ``frictions`` (M,) the restitution and friction of the contact, mixed from its two
+    bodies' values.
     """
 
     shape_ids: np.ndarray
@@ -73,13 +74,15 @@ def contact_rows(columns, count):
 
 
 @njit(refcounted=False)
-def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mixed_restitution,
-                    mixed_friction, awake, old, old_count, new, scratch):
+def update_contacts(pairs, shapes, origins, angles, margins, body_restitutions, body_frictions,
+                    awake, old, old_count, new, scratch):
     """The narrow phase over candidate ``pairs``, into the rows of ``new``; returns their count.
 
     Each pair that touches, or whose gap is at most the sum of its shapes' ``margins`` (m;
-    a *speculative* contact, with negative depth), gets a row: its manifold, its mixed
-    materials, and, for each point
+    a *speculative* contact, with negative depth), gets a row: its manifold, the restitution
+    and friction mixed from its bodies' ``body_restitutions`` and ``body_frictions`` (N,)
+    (:func:`~physbook.dynamics.materials.pair_restitution`,
+    :func:`~physbook.dynamics.materials.pair_friction`), and, for each point
     whose feature id it had in ``old`` (rows 0 .. old_count − 1), the impulses that point
     received there (0 for a new point). ``pairs`` are shape rows sorted by row; ``old`` is
     sorted by shape id, and ids grow with rows, so one merge walk finds every match.
@@ -142,10 +145,11 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_materials, mix
         bodies[row, 0] = body[a]
         bodies[row, 1] = body[b]
         point_counts[row] = count
-        material_a = body_materials[body[a]]
-        material_b = body_materials[body[b]]
-        restitutions[row] = mixed_restitution[material_a, material_b]
-        frictions[row] = mixed_friction[material_a, material_b]
+        # Mixed here, per contact, from the two bodies' own values: nothing is kept per
+        # pair of materials, so a world of M distinct materials holds O(M), not O(M²).
+        restitutions[row] = pair_restitution(body_restitutions[body[a]],
+                                             body_restitutions[body[b]])
+        frictions[row] = pair_friction(body_frictions[body[a]], body_frictions[body[b]])
         for k in range(2):
             normal_impulses[row, k] = 0.0
             tangent_impulses[row, k] = 0.0
@@ -176,10 +180,10 @@ def _column(value, name: str, shape: tuple, dtype) -> None:
         raise ValueError(f"{name} must have shape {shape} (-1: any), got {value.shape}")
 
 
-def _check_update(pairs, shapes, origins, angles, body_materials, materials, margins):
+def _check_update(pairs, shapes, origins, angles, restitutions, frictions, margins):
     """Raise TypeError or ValueError unless the arguments of :meth:`ContactTable.update`
-    fit each other: every index in range, every array of the kernel's dtype and shape."""
-    _check.instance(materials, "materials", MaterialTable, "a MaterialTable")
+    fit each other: every index in range, every array of the kernel's dtype and shape,
+    every coefficient one a :class:`~physbook.dynamics.materials.Material` can hold."""
     shape_count = len(shapes.ids)
     _column(pairs, "pairs", (-1, 2), np.int64)
     _column(origins, "origins", (-1, 2), np.float64)
@@ -188,7 +192,12 @@ def _check_update(pairs, shapes, origins, angles, body_materials, materials, mar
         raise ValueError(f"origins must have a row for each of the {shapes.body.max() + 1} "
                          f"bodies the shapes belong to, got {body_count}")
     _column(angles, "angles", (body_count,), np.float64)
-    _column(body_materials, "body_materials", (body_count,), np.int64)
+    _column(restitutions, "restitutions", (body_count,), np.float64)
+    _column(frictions, "frictions", (body_count,), np.float64)
+    if not np.all((restitutions >= 0.0) & (restitutions <= 1.0)):
+        raise ValueError("restitutions must be in [0, 1]")
+    if not np.all((frictions >= 0.0) & (frictions < np.inf)):
+        raise ValueError("frictions must be finite and non-negative")
     _column(margins, "margins", (shape_count,), np.float64)
     if len(pairs) and (pairs.min() < 0 or pairs.max() >= shape_count):
         raise ValueError(f"pairs must hold shape rows 0 .. {shape_count - 1}")
@@ -197,9 +206,6 @@ def _check_update(pairs, shapes, origins, angles, body_materials, materials, mar
             np.diff(pairs[:, 0] * shape_count + pairs[:, 1]) <= 0):
         raise ValueError("pairs must be canonical: each row (a, b) with a < b, rows sorted "
                          "and distinct (as broadphase.canonical_pairs returns them)")
-    if body_count and (body_materials.min() < 0
-                       or body_materials.max() >= len(materials.restitution)):
-        raise ValueError("body_materials must hold rows of materials")
 
 
 class ContactTable:
@@ -272,7 +278,7 @@ class ContactTable:
         self._count = 0
         self._arrays = None
 
-    def update(self, pairs, shapes, origins, angles, body_materials, materials,
+    def update(self, pairs, shapes, origins, angles, restitutions, frictions,
                margins=None, awake=None, *, check: bool = True) -> None:
         """Replace the rows with this step's touching pairs, carrying matched impulses.
 
@@ -284,10 +290,10 @@ class ContactTable:
             The :class:`~physbook.geometry.shape_table.ShapeArrays` of the world.
         origins, angles
             Body poses (m, rad).
-        body_materials
-            (N,) each body's row of ``materials``.
-        materials
-            The world's :class:`~physbook.dynamics.materials.MaterialTable`.
+        restitutions, frictions
+            (N,) each body's restitution and friction coefficient: a row gets
+            :func:`~physbook.dynamics.materials.mix_restitution` and
+            :func:`~physbook.dynamics.materials.mix_friction` of its two bodies' values.
         margins
             (S,) per shape (m): a pair apart by up to the sum of its shapes' margins gets a
             row too, with negative depths (a speculative contact). None: touching only.
@@ -305,12 +311,12 @@ class ContactTable:
         if awake is None:
             awake = np.ones(len(origins) if isinstance(origins, np.ndarray) else 0, np.bool_)
         if check:
-            _check_update(pairs, shapes, origins, angles, body_materials, materials, margins)
+            _check_update(pairs, shapes, origins, angles, restitutions, frictions, margins)
             _column(awake, "awake", (len(origins),), np.bool_)
         current, count, spare = self.sets(len(pairs))
-        self.accept(update_contacts(pairs, shapes, origins, angles, margins, body_materials,
-                                    materials.restitution, materials.friction, awake, current,
-                                    count, spare, narrow_scratch(shapes, len(origins))))
+        self.accept(update_contacts(pairs, shapes, origins, angles, margins, restitutions,
+                                    frictions, awake, current, count, spare,
+                                    narrow_scratch(shapes, len(origins))))
 
     def sets(self, rows: int) -> tuple[ContactColumns, int, ContactColumns]:
         """For a compiled step that runs the narrow phase itself: the current columns, their

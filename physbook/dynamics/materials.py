@@ -3,12 +3,16 @@
 A :class:`Material` says what a body is made of. Density (kg/m², a 2D density: mass per
 unit area) sets the mass from the shapes' area; restitution and friction describe how it
 behaves in contact. A contact joins two materials, and the engine needs one restitution
-and one friction for the pair: :func:`mix_restitution` and :func:`mix_friction` are the
-only place where physbook decides how.
+and one friction for the pair: :func:`mix_restitution` and :func:`mix_friction` state how
+physbook decides. The narrow phase mixes each contact it writes from its two bodies' values
+with :func:`pair_restitution` and :func:`pair_friction`, the same rules on two numbers in a
+compiled loop, giving the same bits. No table of mixed pairs is kept, so a world holds
+nothing per pair of materials, however many distinct materials its bodies have.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -16,9 +20,10 @@ from types import MappingProxyType
 import numpy as np
 
 from physbook import _check
+from physbook._jit import njit
 
 __all__ = ["Material", "DEFAULT_MATERIAL", "MATERIALS", "mix_restitution", "mix_friction",
-           "MaterialTable"]
+           "pair_restitution", "pair_friction"]
 
 
 @dataclass(frozen=True)
@@ -124,43 +129,36 @@ def mix_friction(a, b):
     return _scalar_or_array(np.ldexp(np.sqrt(ma * mb * 2.0**odd), (ea + eb - odd) // 2))
 
 
-class MaterialTable:
-    """The distinct materials of a world, and the mixed values of every pair of them.
+#: The smallest positive normal float (2⁻¹⁰²²) and the largest finite one: a product a·b
+#: between them was rounded as an ordinary float, neither overflowed nor underflowed.
+_SMALLEST_NORMAL = 2.2250738585072014e-308
+_LARGEST = 1.7976931348623157e308
 
-    A scene has few distinct materials, so each pair is mixed once, when a material first
-    appears, with :func:`mix_restitution` and :func:`mix_friction`; every step then only
-    looks a contact's values up: ``restitution[i, j]`` and ``friction[i, j]`` for the
-    materials at rows ``i`` and ``j``.
+
+@njit(inline=True)
+def pair_restitution(a: float, b: float) -> float:
+    """:func:`mix_restitution` of two restitutions, for a compiled loop: min(a, b).
+
+    On a tie it returns ``b``, as ``np.minimum`` does, so that even the sign of a zero is
+    the one :func:`mix_restitution` gives.
     """
+    return a if a < b else b
 
-    def __init__(self):
-        self._materials: list[Material] = []
-        self._rows: dict[Material, int] = {}
-        self.restitution = np.zeros((0, 0))
-        self.friction = np.zeros((0, 0))
 
-    def __len__(self) -> int:
-        return len(self._materials)
+@njit(inline=True)
+def pair_friction(a: float, b: float) -> float:
+    """:func:`mix_friction` of two friction coefficients, for a compiled loop: √(a·b).
 
-    def __getitem__(self, row: int) -> Material:
-        row = _check.non_negative_int(row, "row")
-        if row >= len(self._materials):
-            raise IndexError(f"row must be below {len(self._materials)}, the number of "
-                             f"materials in the table, got {row}")
-        return self._materials[row]
-
-    def row(self, material: Material) -> int:
-        """The row of ``material``, added (and mixed with every other) if it is new."""
-        _check.instance(material, "material", Material, "a Material")
-        row = self._rows.get(material)
-        if row is None:
-            row = self._rows[material] = len(self._materials)
-            self._materials.append(material)
-            restitutions = np.array([m.restitution for m in self._materials])
-            frictions = np.array([m.friction for m in self._materials])
-            first, second = np.meshgrid(np.arange(row + 1), np.arange(row + 1), indexing="ij")
-            self.restitution = np.asarray(
-                mix_restitution(restitutions[first], restitutions[second]), dtype=np.float64)
-            self.friction = np.asarray(
-                mix_friction(frictions[first], frictions[second]), dtype=np.float64)
-        return row
+    The same bits as :func:`mix_friction` for every pair of coefficients, huge and tiny ones
+    included.
+    """
+    product = a * b
+    if _SMALLEST_NORMAL <= product <= _LARGEST:
+        # a·b = (ma·mb)·2^(ea+eb) is rounded as ma·mb is when it is a normal float, and
+        # √(y·4^k) = √y·2^k: :func:`mix_friction`'s result, at the cost of one square root.
+        return math.sqrt(product)
+    # Zero, or a product that overflowed or underflowed: mix_friction's steps, one by one.
+    ma, ea = math.frexp(a)
+    mb, eb = math.frexp(b)
+    odd = (ea + eb) % 2
+    return math.ldexp(math.sqrt(ma * mb * (2.0 if odd else 1.0)), (ea + eb - odd) // 2)
