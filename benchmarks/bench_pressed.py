@@ -1,16 +1,16 @@
 """Light boxes pressed against heavy moving bodies: physbook beside Box2D v3, in one run.
 
-    python benchmarks/bench_pressed.py [--scenes tumbler lift vice] [--engines physbook box2d]
+    python benchmarks/bench_pressed.py [--scenes tumbler platform vice] [--engines physbook box2d]
 
 The scenes are :mod:`physbook.scenes.pressed`'s: a tumbler (a container turned by a motor,
-full of small boxes), a lift (a heavy tray raised to its stop under a pile) and a vice (two
+full of small boxes), a platform (heavy, raised to its stop under a pile) and a vice (two
 heavy jaws pushed together on a channel of boxes). Each is built again in Box2D v3 through
 its Python binding ``pyb2d3`` (4 substeps and its other defaults) with the same geometry,
 densities, friction and motors, and run for the same steps. In every frame the deepest
 overlap of any box with the heavy bodies is measured the same way for both engines, from
 their poses (:func:`physbook.scenes.quality.deepest_sink`), and judged by
 :func:`physbook.scenes.quality.sink_quality`: the median and largest over the run, and for
-the lift and the vice the deepest from one second after the heavy bodies came to rest.
+the platform and the vice the deepest from one second after the heavy bodies came to rest.
 Milliseconds per step are printed too (steps after the first 60; numba compiles in the
 first).
 """
@@ -28,7 +28,7 @@ from physbook import scenes
 
 SUBSTEPS = 4  # Box2D v3's default
 TIMING_START = 60
-BUILDERS = {"tumbler": scenes.tumbler, "lift": scenes.lift, "vice": scenes.vice}
+BUILDERS = {"tumbler": scenes.tumbler, "platform": scenes.platform, "vice": scenes.vice}
 
 
 def heavy_polygons(shapes: dict, poses: dict) -> list[np.ndarray]:
@@ -121,10 +121,10 @@ def run_box2d(name: str, kwargs: dict) -> dict:
             local_anchor_a=(0.0, 0.0), local_anchor_b=(0.0, 0.0), enable_motor=True,
             motor_speed=params["turn_rate"], max_motor_torque=1.0e8)
         assert np.allclose(center, reference.bodies["anchor"].position)
-    elif name == "lift":
+    elif name == "platform":
         anchor = reference.bodies["anchor"].position
         world.create_prismatic_joint(
-            body_a=twins["anchor"][0], body_b=twins["tray"][0],
+            body_a=twins["anchor"][0], body_b=twins["platform"][0],
             local_anchor_a=tuple(-anchor), local_anchor_b=(0.0, 0.0), local_axis_a=(0.0, 1.0),
             enable_limit=True, lower_translation=0.0, upper_translation=params["travel"],
             enable_motor=True, motor_speed=params["speed"], max_motor_force=1.0e6)

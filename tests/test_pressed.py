@@ -91,7 +91,7 @@ def test_sink_quality_finds_the_rest_and_looks_a_second_later():
     (lambda: scenes.sink_quality([0.1, 0.2], 0.1, [1.0]), ValueError,
      "deepest, heavy_speeds must hold the same bodies"),
     (lambda: scenes.tumbler(48), ValueError, "count must be at most 47"),
-    (lambda: scenes.lift(rows=0), ValueError, "rows must be"),
+    (lambda: scenes.platform(rows=0), ValueError, "rows must be"),
     (lambda: scenes.vice(force=-1.0), ValueError, "force must be positive"),
 ])
 def test_bad_input_is_named(call, error, message):
@@ -114,11 +114,11 @@ def test_tumbler_holds_its_boxes_no_deeper_than_box2d():
     assert ours["median"] <= theirs["median"], (ours, theirs)
 
 
-def test_lift_leaves_no_box_a_centimetre_deep_after_a_second_of_rest():
-    # 1 600 boxes on a 575 kg tray jerked up 2 m: it stops at 1 s; a second later no box
-    # is 1 cm into the tray (counting the tray's 75 overlaps once each: 50 mm and sinking).
-    run = bench.run_physbook("lift", {})
-    quality = bench.judge(run, "lift")
+def test_platform_leaves_no_box_a_centimetre_deep_after_a_second_of_rest():
+    # 1 600 boxes on a 575 kg platform jerked up 2 m: it stops at 1 s; a second later no
+    # box is 1 cm into it (counting its 75 overlaps once each: 50 mm and sinking).
+    run = bench.run_physbook("platform", {})
+    quality = bench.judge(run, "platform")
     assert quality["rest_from"] is not None and quality["rest_from"] < 1.5
     assert quality["at_rest"] <= REST_DEPTH, quality
 

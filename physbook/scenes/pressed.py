@@ -1,4 +1,4 @@
-"""Light bodies pressed against heavy moving ones: a tumbler, a lift and a vice.
+"""Light bodies pressed against heavy moving ones: a tumbler, a platform and a vice.
 
 Each scene function fills a :class:`~physbook.world.World` (a new one unless one is given)
 and returns a :class:`~physbook.scenes.base.Scene` with dt = 1/60 s and gravity (0, −10).
@@ -7,8 +7,8 @@ pile or a force presses the boxes into it:
 
 - :func:`tumbler`: a box-shaped container of four walls turned by a motor about its centre,
   full of small boxes (Box2D v3's benchmark of that name);
-- :func:`lift`: a heavy tray on a vertical slide, raised by a motor until it reaches its
-  stop, carrying a pile of small boxes;
+- :func:`platform`: a heavy platform on a vertical slide, raised by a motor until it
+  reaches its stop, carrying a pile of small boxes;
 - :func:`vice`: two heavy jaws on horizontal slides, pushed together by motors, closing on
   a channel of small boxes.
 
@@ -87,16 +87,16 @@ def tumbler(count: int = 45, world: World | None = None, *, density: float = 50.
                          "motor": motor, "friction": FRICTION, "restitution": 0.0})
 
 
-def lift(columns: int = 40, rows: int = 40, world: World | None = None, *,
-         speed: float = 2.0, travel: float = 2.0, density: float = 50.0) -> Scene:
-    """A heavy tray carrying a pile of ``columns`` × ``rows`` boxes of 0.25 m, raised at
+def platform(columns: int = 40, rows: int = 40, world: World | None = None, *,
+             speed: float = 2.0, travel: float = 2.0, density: float = 50.0) -> Scene:
+    """A heavy platform carrying a pile of ``columns`` × ``rows`` boxes of 0.25 m, raised at
     ``speed`` (m/s) by a motor until it reaches its stop ``travel`` (m) up; 240 steps.
 
-    The tray is one dynamic body, a floor 0.5 m thick with walls 0.5 m thick on both ends,
-    of ``density`` (kg/m²), on a vertical :class:`~physbook.dynamics.joints.PrismaticJoint`
+    The platform is one dynamic body, a floor 0.5 m thick with walls 0.5 m thick on both
+    ends, of ``density`` (kg/m²), on a vertical :class:`~physbook.dynamics.joints.PrismaticJoint`
     to a static anchor, with a motor of up to 10⁶ N. The boxes (density 1) start stacked
     in columns, exactly touching, on its floor. The motor jerks the pile from rest to
-    ``speed``; at the stop the tray halts, the pile flies on, falls back and comes to
+    ``speed``; at the stop the platform halts, the pile flies on, falls back and comes to
     rest on it. Judge it with :func:`~physbook.scenes.quality.sink_quality`.
     """
     world = new_world(world)
@@ -113,18 +113,18 @@ def lift(columns: int = 40, rows: int = 40, world: World | None = None, *,
               Polygon.box(0.25, 0.5 * wall_height, (-half_width - 0.25, 0.5 * wall_height)),
               Polygon.box(0.25, 0.5 * wall_height, (half_width + 0.25, 0.5 * wall_height))]
     anchor = _anchor(world, (0.0, -1.0))
-    tray = world.add_body(shapes, position=(0.0, 0.0), material=heavy)
-    motor = world.add_joint(PrismaticJoint(anchor, tray, (0.0, 0.0), (0.0, 1.0), lower=0.0,
+    body = world.add_body(shapes, position=(0.0, 0.0), material=heavy)
+    motor = world.add_joint(PrismaticJoint(anchor, body, (0.0, 0.0), (0.0, 1.0), lower=0.0,
                                            upper=travel, motor_speed=speed,
                                            max_motor_force=1.0e6))
     positions = [(0.25 * (j + 0.5) - half_width, 0.25 * (i + 0.5))
                  for i in range(rows) for j in range(columns)]
     boxes = _boxes(world, 0.125, positions, material)
-    return Scene(f"lift-{columns}x{rows}", world, 240,
-                 bodies={"anchor": anchor, "tray": tray, "boxes": boxes},
+    return Scene(f"platform-{columns}x{rows}", world, 240,
+                 bodies={"anchor": anchor, "platform": body, "boxes": boxes},
                  params={"columns": columns, "rows": rows, "speed": speed, "travel": travel,
                          "density": density, "half_extent": 0.125,
-                         "heavy_shapes": {"tray": shapes}, "motor": motor,
+                         "heavy_shapes": {"platform": shapes}, "motor": motor,
                          "friction": FRICTION, "restitution": 0.0})
 
 
