@@ -24,7 +24,12 @@ from __future__ import annotations
 import math
 
 from physbook import _check
-from physbook.dynamics.joints import PrismaticJoint, RevoluteJoint
+from physbook.dynamics.joints import (
+    MAX_JOINT_FORCE,
+    MAX_JOINT_VALUE,
+    PrismaticJoint,
+    RevoluteJoint,
+)
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Polygon
 from physbook.scenes.base import Scene, new_world, scene_size, static_box, uniform_material
@@ -35,6 +40,13 @@ FRICTION = 0.6
 
 #: An anchor that collides with nothing: a joint needs a static body to hold on to.
 _ANCHOR_FILTER = Filter(category=1, mask=0)
+
+
+def _at_most(value: float, name: str, limit: float) -> float:
+    """``value`` no larger in size than a joint takes (``limit``)."""
+    if abs(value) > limit:
+        raise ValueError(f"{name} must be at most {limit:g} in size, got {value:g}")
+    return value
 
 
 def _anchor(world, center):
@@ -66,7 +78,8 @@ def tumbler(count: int = 45, world: World | None = None, *, density: float = 50.
         raise ValueError(f"count must be at most 47 (47 boxes 0.4 m apart fill the 19 m "
                          f"inside), got {count}")
     density = _check.positive_scalar(density, "density")
-    turn_rate = _check.finite_scalar(turn_rate, "turn_rate")
+    turn_rate = _at_most(_check.finite_scalar(turn_rate, "turn_rate"), "turn_rate",
+                         MAX_JOINT_VALUE)
     material = uniform_material(friction=FRICTION, restitution=0.0)
     heavy = uniform_material(friction=FRICTION, restitution=0.0, density=density)
     center = (0.0, 10.0)
@@ -100,10 +113,10 @@ def platform(columns: int = 40, rows: int = 40, world: World | None = None, *,
     rest on it. Judge it with :func:`~physbook.scenes.quality.sink_quality`.
     """
     world = new_world(world)
-    columns = scene_size(columns, "columns", lambda size: size * max(int(rows), 1))
+    columns = scene_size(columns, "columns")
     rows = scene_size(rows, "rows", lambda size: size * columns)
-    speed = _check.positive_scalar(speed, "speed")
-    travel = _check.positive_scalar(travel, "travel")
+    speed = _at_most(_check.positive_scalar(speed, "speed"), "speed", MAX_JOINT_VALUE)
+    travel = _at_most(_check.positive_scalar(travel, "travel"), "travel", MAX_JOINT_VALUE)
     density = _check.positive_scalar(density, "density")
     material = uniform_material(friction=FRICTION, restitution=0.0)
     heavy = uniform_material(friction=FRICTION, restitution=0.0, density=density)
@@ -141,10 +154,10 @@ def vice(columns: int = 8, rows: int = 40, world: World | None = None, *,
     :func:`~physbook.scenes.quality.sink_quality`.
     """
     world = new_world(world)
-    columns = scene_size(columns, "columns", lambda size: size * max(int(rows), 1))
+    columns = scene_size(columns, "columns")
     rows = scene_size(rows, "rows", lambda size: size * columns)
-    force = _check.positive_scalar(force, "force")
-    speed = _check.positive_scalar(speed, "speed")
+    force = _at_most(_check.positive_scalar(force, "force"), "force", MAX_JOINT_FORCE)
+    speed = _at_most(_check.positive_scalar(speed, "speed"), "speed", MAX_JOINT_VALUE)
     density = _check.positive_scalar(density, "density")
     material = uniform_material(friction=FRICTION, restitution=0.0)
     heavy = uniform_material(friction=FRICTION, restitution=0.0, density=density)

@@ -249,6 +249,17 @@ def _polygons(value, name: str) -> np.ndarray:
     return array
 
 
+def _unit_normals(polygons: np.ndarray, name: str) -> np.ndarray:
+    """The outward unit normals of the edges of counter-clockwise ``polygons`` (N, K, 2)."""
+    edges = np.roll(polygons, -1, axis=1) - polygons
+    with np.errstate(over="ignore", invalid="ignore"):
+        lengths = np.hypot(edges[..., 0], edges[..., 1])
+        if np.any(lengths == 0.0):
+            raise ValueError(f"{name} must have no repeated vertices (an edge of length 0)")
+        normals = np.stack([edges[..., 1], -edges[..., 0]], axis=-1) / lengths[..., None]
+    return normals
+
+
 def polygon_depths(polygons, polygon) -> np.ndarray:
     """How deep each of N convex polygons overlaps one convex polygon (m; 0 where apart).
 
@@ -263,19 +274,16 @@ def polygon_depths(polygons, polygon) -> np.ndarray:
     single = _polygons(polygon, "polygon")
     if len(single) != 1:
         raise ValueError(f"polygon must be one polygon, shape (L, 2), got {single.shape}")
-    edges = np.concatenate([np.roll(polygons, -1, axis=1) - polygons,
-                            np.broadcast_to(np.roll(single, -1, axis=1) - single,
-                                            (len(polygons), *single.shape[1:]))], axis=1)
-    lengths = np.hypot(edges[..., 0], edges[..., 1])
-    if np.any(lengths == 0.0):
-        raise ValueError("polygons must have no repeated vertices (an edge of length 0)")
-    normals = np.stack([edges[..., 1], -edges[..., 0]], axis=-1) / lengths[..., None]
-    a = np.einsum("nkd,nad->nak", polygons, normals)         # (N, axes, K)
-    b = np.einsum("ld,nad->nal", single[0], normals)          # (N, axes, L)
+    normals = np.concatenate(
+        [_unit_normals(polygons, "polygons"),
+         np.broadcast_to(_unit_normals(single, "polygon"),
+                         (len(polygons), single.shape[1], 2))], axis=1)
     with np.errstate(over="ignore", invalid="ignore"):
+        a = np.einsum("nkd,nad->nak", polygons, normals)         # (N, axes, K)
+        b = np.einsum("ld,nad->nal", single[0], normals)          # (N, axes, L)
         moves = np.minimum(a.max(axis=2) - b.min(axis=2), b.max(axis=2) - a.min(axis=2))
-    depths = np.maximum(moves.min(axis=1), 0.0)
-    _finite_result(depths, "depth")
+        depths = np.maximum(moves.min(axis=1), 0.0)
+    _finite_result(depths, "depth of polygons into polygon")
     return depths
 
 
@@ -290,20 +298,46 @@ def placed(vertices, origins, angles) -> np.ndarray:
     _same_length({"origins": origins, "angles": angles})
     cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
     x, y = vertices[0, :, 0][None], vertices[0, :, 1][None]
-    return np.stack([origins[:, :1] + cos * x - sin * y, origins[:, 1:] + sin * x + cos * y],
-                    axis=-1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        world = np.stack([origins[:, :1] + cos * x - sin * y,
+                          origins[:, 1:] + sin * x + cos * y], axis=-1)
+    _finite_result(world, "vertices placed at the origins and angles")
+    return world
 
 
 def deepest_sink(box_origins, box_angles, half_extent: float, heavy_polygons) -> float:
     """The deepest any of N square boxes of ``half_extent`` (m), at ``box_origins`` (N, 2)
     and ``box_angles`` (N,), sinks into any of ``heavy_polygons`` (world vertices, a list
     of (L, 2) arrays): the largest :func:`polygon_depths` (m)."""
+    box_origins = _series(box_origins, "box_origins", 2)
+    box_angles = _series(box_angles, "box_angles")
+    _same_length({"box_origins": box_origins, "box_angles": box_angles})
     half_extent = _check.positive_scalar(half_extent, "half_extent")
+    if not isinstance(heavy_polygons, (list, tuple)):
+        raise TypeError(f"heavy_polygons must be a list of (L, 2) vertex arrays, got "
+                        f"{type(heavy_polygons).__name__}")
+    heavy = [_polygons(polygon, f"heavy_polygons[{i}]")
+             for i, polygon in enumerate(heavy_polygons)]
+    if any(len(polygon) != 1 for polygon in heavy):
+        raise ValueError("heavy_polygons must hold single polygons, each of shape (L, 2)")
     corners = np.array([[-half_extent, -half_extent], [half_extent, -half_extent],
                         [half_extent, half_extent], [-half_extent, half_extent]])
-    boxes = placed(corners, box_origins, box_angles)
-    return float(max((polygon_depths(boxes, polygon).max() for polygon in heavy_polygons),
-                     default=0.0))
+    try:
+        boxes = placed(corners, box_origins, box_angles)
+    except FloatingPointError:
+        raise FloatingPointError("the corners of boxes of half_extent at box_origins and "
+                                 "box_angles overflow the float range") from None
+    if np.any(np.all(np.roll(boxes, -1, axis=1) == boxes, axis=2)):
+        raise ValueError(f"half_extent = {half_extent:g} m is too small for boxes at "
+                         f"box_origins: their corners coincide in floating point")
+    try:
+        depths = [polygon_depths(boxes, polygon[0]).max() for polygon in heavy]
+    except FloatingPointError:
+        raise FloatingPointError("the depth of boxes (half_extent, box_origins, box_angles) "
+                                 "into heavy_polygons overflows the float range") from None
+    except ValueError as error:  # only a heavy polygon can be malformed by now
+        raise ValueError(f"heavy_polygons: {error}") from None
+    return float(max(depths, default=0.0))
 
 
 def sink_quality(deepest, dt: float, heavy_speeds=None, *, rest_speed: float = 0.01,
@@ -319,6 +353,8 @@ def sink_quality(deepest, dt: float, heavy_speeds=None, *, rest_speed: float = 0
     the run ends before ``settle`` s of rest.
     """
     deepest = _series(deepest, "deepest")
+    if len(deepest) == 0:
+        raise ValueError("deepest must hold at least one frame")
     dt = _check.positive_scalar(dt, "dt")
     rest_speed = _check.non_negative_scalar(rest_speed, "rest_speed")
     settle = _check.non_negative_scalar(settle, "settle")
@@ -333,7 +369,10 @@ def sink_quality(deepest, dt: float, heavy_speeds=None, *, rest_speed: float = 0
     rest_from = at_rest = None
     if first < len(speeds):
         rest_from = first * dt
-        settled = first + math.ceil(settle / dt - 1e-9)
-        if settled < len(deepest):
-            at_rest = float(deepest[settled:].max())
+        _finite_result(rest_from, "time (frames × dt)")
+        frames = settle / dt  # the frames of ``settle`` s, which may overflow: then never
+        if frames < len(deepest) - first:
+            settled = first + math.ceil(frames - 1e-9)
+            if settled < len(deepest):
+                at_rest = float(deepest[settled:].max())
     return {**quality, "rest_from": rest_from, "at_rest": at_rest}
