@@ -263,6 +263,8 @@ SMALL_SCENES = {
     "pendulum": {}, "cradle": {"count": 2}, "chain": {"links": 2},
     "bridge": {"planks": 3, "boxes": 1}, "ragdoll": {}, "car": {"bumps": 1},
     "shot_at_wall": {}, "spinning_rod": {}, "bullets": {"count": 2},
+    "tumbler": {"count": 2}, "platform": {"columns": 2, "rows": 2},
+    "vice": {"columns": 2, "rows": 2},
 }
 
 SCENE_ARGUMENTS = {
@@ -281,6 +283,9 @@ SCENE_ARGUMENTS = {
     "car": ("world", "motor_speed", "max_motor_torque", "suspension_hertz", "bumps"),
     "shot_at_wall": ("speed", "thickness", "radius", "world"),
     "spinning_rod": ("height", "spin", "world"), "bullets": ("count", "speed", "world"),
+    "tumbler": ("count", "world", "density", "turn_rate"),
+    "platform": ("columns", "rows", "world", "speed", "travel", "density"),
+    "vice": ("columns", "rows", "world", "force", "speed", "density"),
 }
 assert set(SCENE_ARGUMENTS) == set(pb.scenes.SCENES)
 
@@ -317,6 +322,16 @@ MEASURES = {
                           "mix": pb.mix_friction, "upper": 1.0e3},
     base.uniform_material: {"friction": 0.6, "restitution": 0.2, "density": 1.0},
     pb.scenes.rain_positions: {"n": 10},
+    quality.polygon_depths: {"polygons": np.array([[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]]),
+                             "polygon": np.array([[0.5, 0.0], [2.0, 0.0], [0.5, 1.0]])},
+    quality.placed: {"vertices": np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]),
+                     "origins": _CENTERS, "angles": np.zeros(3)},
+    quality.deepest_sink: {"box_origins": _CENTERS, "box_angles": np.zeros(3),
+                           "half_extent": 0.5,
+                           "heavy_polygons": [np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])]},
+    quality.sink_quality: {"deepest": np.array([0.2, 0.05, 0.0]), "dt": 1 / 60,
+                           "heavy_speeds": np.array([1.0, 0.0, 0.0]), "rest_speed": 0.01,
+                           "settle": 0.02},
 }
 
 

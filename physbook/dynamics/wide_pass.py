@@ -133,9 +133,9 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
             block[lane + MASS_SCALE * LANES] = spring.mass_scale
             block[lane + BIAS_RATE * LANES] = spring.bias_rate
             block[lane + IMPULSE_SCALE * LANES] = spring.impulse_scale
-            busiest = max(overlaps[a] if inverse_mass_a > 0.0 else 1.0,
-                          overlaps[b] if inverse_mass_b > 0.0 else 1.0, 1.0)
-            block[lane + SPEED_CAP * LANES] = push_out_speed / busiest
+            # solve_soft's cap: shared by the larger count of the pair (count_overlaps).
+            block[lane + SPEED_CAP * LANES] = push_out_speed / max(overlaps[a], overlaps[b],
+                                                                   1.0)
             for k in range(point_count):
                 rax = points[m, k, 0] - centers[a, 0]
                 ray = points[m, k, 1] - centers[a, 1]

@@ -8,6 +8,8 @@
   chain, bridge, ragdoll and car;
 - :mod:`~physbook.scenes.box_fields`: chapter 12's fields of boxes for the broad phases;
 - :mod:`~physbook.scenes.fast`: chapter 13's fast bodies and thin walls;
+- :mod:`~physbook.scenes.pressed`: chapter 10's light boxes pressed against heavy moving
+  bodies: a tumbler, a platform and a vice;
 - :mod:`~physbook.scenes.quality`: pure functions of recorded states that say how well a
   scene went, for physbook and for the engines it is compared with.
 
@@ -18,19 +20,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from physbook.scenes import base, box_fields, fast, linked, quality, stacking, standard
+from physbook.scenes import (
+    base,
+    box_fields,
+    fast,
+    linked,
+    pressed,
+    quality,
+    stacking,
+    standard,
+)
 from physbook.scenes.base import DT, Scene, per_body_value, uniform_material
 from physbook.scenes.box_fields import DISTRIBUTIONS, box_field, free_filters, moving_boxes
 from physbook.scenes.fast import bullets, shot_at_wall, spinning_rod
 from physbook.scenes.linked import bridge, car, chain, cradle, energy, pendulum, pin_gap, ragdoll
+from physbook.scenes.pressed import platform, tumbler, vice
 from physbook.scenes.quality import (
     apex_heights,
     bounce_apexes,
     container_quality,
+    deepest_sink,
+    placed,
+    polygon_depths,
     pyramid_quality,
     ramp_accelerations,
     ramp_motion,
     recovery_quality,
+    sink_quality,
     structure_quality,
 )
 from physbook.scenes.stacking import (
@@ -61,6 +77,7 @@ SCENES: dict[str, Callable[..., Scene]] = {
     "pendulum": pendulum, "cradle": cradle, "chain": chain, "bridge": bridge,
     "ragdoll": ragdoll, "car": car,
     "shot_at_wall": shot_at_wall, "spinning_rod": spinning_rod, "bullets": bullets,
+    "tumbler": tumbler, "platform": platform, "vice": vice,
 }
 
 __all__ = [
@@ -76,4 +93,8 @@ __all__ = [
     "DISTRIBUTIONS", "box_field", "box_fields", "free_filters", "moving_boxes",
     # chapter 13's fast bodies
     "bullets", "fast", "shot_at_wall", "spinning_rod",
+    # light boxes pressed against heavy moving bodies
+    "deepest_sink", "placed", "platform", "polygon_depths", "pressed", "sink_quality",
+    "tumbler",
+    "vice",
 ]

@@ -236,3 +236,143 @@ def recovery_quality(deepest, fastest, dt: float, tolerance: float = 0.01) -> di
         separated_after = float(int(apart[0] + 1) * dt)
         _finite_result(separated_after, "time (steps × dt)")
     return {"separated_after": separated_after, "fastest": float(fastest.max())}
+
+
+def _polygons(value, name: str) -> np.ndarray:
+    """A finite array of polygons' vertices: shape (N, K, 2) with K ≥ 3 (or (K, 2))."""
+    array = _check.finite_array(value, name)
+    if array.ndim == 2:
+        array = array[None]
+    if array.ndim != 3 or array.shape[1] < 3 or array.shape[2] != 2:
+        raise ValueError(f"{name} must have shape (N, K, 2) or (K, 2) with K >= 3 vertices, "
+                         f"got {array.shape}")
+    return array
+
+
+def _unit_normals(polygons: np.ndarray, name: str) -> np.ndarray:
+    """The outward unit normals of the edges of counter-clockwise ``polygons`` (N, K, 2)."""
+    edges = np.roll(polygons, -1, axis=1) - polygons
+    with np.errstate(over="ignore", invalid="ignore"):
+        lengths = np.hypot(edges[..., 0], edges[..., 1])
+        if np.any(lengths == 0.0):
+            raise ValueError(f"{name} must have no repeated vertices (an edge of length 0)")
+        normals = np.stack([edges[..., 1], -edges[..., 0]], axis=-1) / lengths[..., None]
+    return normals
+
+
+def polygon_depths(polygons, polygon) -> np.ndarray:
+    """How deep each of N convex polygons overlaps one convex polygon (m; 0 where apart).
+
+    ``polygons`` (N, K, 2) and ``polygon`` (L, 2) are vertices in world coordinates,
+    counter-clockwise. The depth is the shortest move that separates the pair, the
+    smallest over the edge normals n of both polygons of min(max_A·n − min_B·n,
+    max_B·n − min_A·n): for two convex polygons one of their edge normals is the
+    direction of that move (the separating axis theorem), so the result is exact. A pair
+    with a normal along which it does not overlap is apart (0).
+    """
+    polygons = _polygons(polygons, "polygons")
+    single = _polygons(polygon, "polygon")
+    if len(single) != 1:
+        raise ValueError(f"polygon must be one polygon, shape (L, 2), got {single.shape}")
+    normals = np.concatenate(
+        [_unit_normals(polygons, "polygons"),
+         np.broadcast_to(_unit_normals(single, "polygon"),
+                         (len(polygons), single.shape[1], 2))], axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = np.einsum("nkd,nad->nak", polygons, normals)         # (N, axes, K)
+        b = np.einsum("ld,nad->nal", single[0], normals)          # (N, axes, L)
+        moves = np.minimum(a.max(axis=2) - b.min(axis=2), b.max(axis=2) - a.min(axis=2))
+        depths = np.maximum(moves.min(axis=1), 0.0)
+    _finite_result(depths, "depth of polygons into polygon")
+    return depths
+
+
+def placed(vertices, origins, angles) -> np.ndarray:
+    """Body-coordinate ``vertices`` (K, 2) placed at each body's pose: (N, K, 2) world
+    vertices for ``origins`` (N, 2) (m) and ``angles`` (N,) (rad)."""
+    vertices = _polygons(vertices, "vertices")
+    if len(vertices) != 1:
+        raise ValueError(f"vertices must be one polygon, shape (K, 2), got {vertices.shape}")
+    origins = _series(origins, "origins", 2)
+    angles = _series(angles, "angles")
+    _same_length({"origins": origins, "angles": angles})
+    cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
+    x, y = vertices[0, :, 0][None], vertices[0, :, 1][None]
+    with np.errstate(over="ignore", invalid="ignore"):
+        world = np.stack([origins[:, :1] + cos * x - sin * y,
+                          origins[:, 1:] + sin * x + cos * y], axis=-1)
+    _finite_result(world, "vertices placed at the origins and angles")
+    return world
+
+
+def deepest_sink(box_origins, box_angles, half_extent: float, heavy_polygons) -> float:
+    """The deepest any of N square boxes of ``half_extent`` (m), at ``box_origins`` (N, 2)
+    and ``box_angles`` (N,), sinks into any of ``heavy_polygons`` (world vertices, a list
+    of (L, 2) arrays): the largest :func:`polygon_depths` (m)."""
+    box_origins = _series(box_origins, "box_origins", 2)
+    box_angles = _series(box_angles, "box_angles")
+    _same_length({"box_origins": box_origins, "box_angles": box_angles})
+    half_extent = _check.positive_scalar(half_extent, "half_extent")
+    if not isinstance(heavy_polygons, (list, tuple)):
+        raise TypeError(f"heavy_polygons must be a list of (L, 2) vertex arrays, got "
+                        f"{type(heavy_polygons).__name__}")
+    heavy = [_polygons(polygon, f"heavy_polygons[{i}]")
+             for i, polygon in enumerate(heavy_polygons)]
+    if any(len(polygon) != 1 for polygon in heavy):
+        raise ValueError("heavy_polygons must hold single polygons, each of shape (L, 2)")
+    corners = np.array([[-half_extent, -half_extent], [half_extent, -half_extent],
+                        [half_extent, half_extent], [-half_extent, half_extent]])
+    try:
+        boxes = placed(corners, box_origins, box_angles)
+    except FloatingPointError:
+        raise FloatingPointError("the corners of boxes of half_extent at box_origins and "
+                                 "box_angles overflow the float range") from None
+    if np.any(np.all(np.roll(boxes, -1, axis=1) == boxes, axis=2)):
+        raise ValueError(f"half_extent = {half_extent:g} m is too small for boxes at "
+                         f"box_origins: their corners coincide in floating point")
+    try:
+        depths = [polygon_depths(boxes, polygon[0]).max() for polygon in heavy]
+    except FloatingPointError:
+        raise FloatingPointError("the depth of boxes (half_extent, box_origins, box_angles) "
+                                 "into heavy_polygons overflows the float range") from None
+    except ValueError as error:  # only a heavy polygon can be malformed by now
+        raise ValueError(f"heavy_polygons: {error}") from None
+    return float(max(depths, default=0.0))
+
+
+def sink_quality(deepest, dt: float, heavy_speeds=None, *, rest_speed: float = 0.01,
+                 settle: float = 1.0) -> dict:
+    """How deep light bodies sank into heavy ones over a run, from the deepest sink of
+    each frame, ``deepest`` (F,) (m, :func:`deepest_sink`), ``dt`` (s) apart.
+
+    Returns ``median`` and ``largest`` (m, over the frames) and ``final`` (m, the last
+    frame's). Given ``heavy_speeds`` (F,), the fastest heavy body's speed in each frame
+    (m/s), it also returns ``rest_from`` (s, the first time from which every later frame's
+    speed is at most ``rest_speed``) and ``at_rest`` (m, the deepest over the frames
+    ``settle`` s and more after it), both None when the heavy bodies never come to rest or
+    the run ends before ``settle`` s of rest.
+    """
+    deepest = _series(deepest, "deepest")
+    if len(deepest) == 0:
+        raise ValueError("deepest must hold at least one frame")
+    dt = _check.positive_scalar(dt, "dt")
+    rest_speed = _check.non_negative_scalar(rest_speed, "rest_speed")
+    settle = _check.non_negative_scalar(settle, "settle")
+    quality = {"median": float(np.median(deepest)), "largest": float(deepest.max()),
+               "final": float(deepest[-1])}
+    if heavy_speeds is None:
+        return quality
+    speeds = _series(heavy_speeds, "heavy_speeds")
+    _same_length({"deepest": deepest, "heavy_speeds": speeds})
+    moving = np.flatnonzero(speeds > rest_speed)
+    first = 0 if len(moving) == 0 else int(moving[-1]) + 1
+    rest_from = at_rest = None
+    if first < len(speeds):
+        rest_from = first * dt
+        _finite_result(rest_from, "time (frames × dt)")
+        frames = settle / dt  # the frames of ``settle`` s, which may overflow: then never
+        if frames < len(deepest) - first:
+            settled = first + math.ceil(frames - 1e-9)
+            if settled < len(deepest):
+                at_rest = float(deepest[settled:].max())
+    return {**quality, "rest_from": rest_from, "at_rest": at_rest}
