@@ -888,8 +888,9 @@ class World:
         there are. Rows behind removed ones move up, in order (a row behind j removed ones
         moves up j rows).
 
-        Clearing many bodies this way costs about what removing one does; one at a time,
-        each removal moves every row behind it. All or nothing, as :meth:`remove_body`.
+        One removal moves every row behind it, so clearing many bodies one at a time
+        moves the rows again for each; here they move once, and each body adds a little
+        work of its own. All or nothing, as :meth:`remove_body`.
         """
         if isinstance(bodies, Body) or not isinstance(bodies, Iterable):
             raise TypeError("bodies must be an iterable of Body handles (remove_body removes "
