@@ -770,6 +770,9 @@ class World:
     ) -> Body:
         """Add a body made of one shape or several (a compound) and return its handle.
 
+        Adding is all or nothing: an exception inside it (Ctrl-C, a ``MemoryError``)
+        leaves the world as it was, or with the body added.
+
         Parameters
         ----------
         shape_or_shapes
@@ -796,9 +799,6 @@ class World:
         sensor
             True (or one flag per shape) for shapes that report overlaps
             (:attr:`sensor_events`) and never collide.
-
-        Adding is all or nothing: an exception inside it (Ctrl-C, a ``MemoryError``)
-        leaves the world as it was, or with the body added.
         """
         shapes = _as_shapes(shape_or_shapes)
         position = _check.vector(position, "position")

@@ -552,7 +552,11 @@ def test_sigint_at_random_moments_leaves_each_removal_done_or_not_done():
     sys.setswitchinterval(1e-6)  # the signalling thread runs as soon as its sleep is over
     inside = 0
     try:
-        for trial in range(150):
+        # Until 25 signals have landed inside a removal: how many land there, and not
+        # just after, depends on how soon the thread wakes on a busy machine.
+        for trial in itertools.count():
+            if inside == 25 or trial == 3000:
+                break
             candidates = [int(i) for i, kind in zip(world.ids, world.kinds, strict=True)
                           if kind != STATIC]
             ids = rng.choice(candidates, size=int(rng.integers(1, 4)), replace=False)
@@ -574,7 +578,7 @@ def test_sigint_at_random_moments_leaves_each_removal_done_or_not_done():
                 go.set()
                 world.remove_bodies(victims)
                 thread.join()
-                time.sleep(0.01)  # the signal lands by now, in the try
+                time.sleep(0.001)  # the signal is sent: it lands by now, in the try
             except KeyboardInterrupt as interrupt:
                 files = []
                 trace = interrupt.__traceback__
@@ -598,5 +602,5 @@ def test_sigint_at_random_moments_leaves_each_removal_done_or_not_done():
     finally:
         sys.setswitchinterval(interval)
         signal.signal(signal.SIGINT, handler)
-    assert inside >= 10, f"only {inside} interrupts landed inside a removal"
+    assert inside == 25, f"only {inside} interrupts landed inside a removal"
     assert trajectory(world) == trajectory(twin)
