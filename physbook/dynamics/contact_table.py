@@ -294,7 +294,8 @@ class ContactTable:
     @property
     def count(self) -> int:
         """Number of touching shape pairs."""
-        self._drop_stale_rows()
+        if self._stale:
+            self._drop_stale_rows()
         return self._count
 
     def __len__(self) -> int:
@@ -309,7 +310,8 @@ class ContactTable:
     def arrays(self) -> ContactColumns:
         """Writable views of every column, rows in use (what a solver stage receives)."""
         if self._arrays is None:
-            self._drop_stale_rows()
+            if self._stale:
+                self._drop_stale_rows()
             count, views = self._views.get(id(self._current), (-1, None))
             if count != self._count:
                 views = ContactColumns(*(column[: self._count] for column in self._current))
@@ -396,8 +398,6 @@ class ContactTable:
     def _drop_stale_rows(self) -> None:
         """Carry out :meth:`drop_removed`: the live rows are copied into the spare set,
         which then becomes current (so that an interrupted copy changes nothing)."""
-        if not self._stale:
-            return
         shapes = self._shape_table.arrays
         current, count, spare = self.sets(self._count)
         kept = _live_rows_into(current, count, spare, shapes.ids, shapes.body)
