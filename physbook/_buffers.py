@@ -57,3 +57,15 @@ class ColumnView:
         view = column.view()
         view.flags.writeable = False
         return view
+
+
+def without_rows(items: list, rows: np.ndarray) -> list:
+    """A new list of ``items`` without the positions ``rows`` (sorted, distinct), the rest
+    in order: one slice copied per run of kept items, so the work in Python grows with the
+    rows dropped, not with the list."""
+    kept, start = [], 0
+    for row in rows.tolist():
+        kept.extend(items[start:row])
+        start = row + 1
+    kept.extend(items[start:])
+    return kept

@@ -9,10 +9,11 @@ the world itself; the broad phase and the solver are chosen by name or given as 
 
 from __future__ import annotations
 
+import copy
 import math
 import operator
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -42,17 +43,22 @@ from physbook.constants import (
 )
 from physbook.continuous import shape_reaches, stop_fast_bodies
 from physbook.dynamics.body import Body, rotated
-from physbook.dynamics.body_table import BodyArrays, BodyTable
+from physbook.dynamics.body_table import BodyArrays, BodyRemoval, BodyTable
 from physbook.dynamics.colouring import Colouring, share_out
-from physbook.dynamics.contact_table import ContactTable
+from physbook.dynamics.contact_table import ContactTable, mark_pairs_of
 from physbook.dynamics.islands import (
-    island_after_removal,
+    islands_after_removals,
     update_islands,
     wake_around,
     wake_before_step,
     wake_touched,
 )
-from physbook.dynamics.joint_table import IMPULSE_COLUMNS, JointTable, drop_joined
+from physbook.dynamics.joint_table import (
+    IMPULSE_COLUMNS,
+    JointRemoval,
+    JointTable,
+    drop_joined,
+)
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
 from physbook.dynamics.motion import speculative_margins, update_origins
@@ -77,7 +83,7 @@ from physbook.events import (
 )
 from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_filter import Filter
-from physbook.geometry.shape_table import ShapeTable, shape_aabbs
+from physbook.geometry.shape_table import ShapeRemoval, ShapeTable, shape_aabbs
 from physbook.geometry.shapes import Circle, Polygon, Shape
 from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
 from physbook.queries import (
@@ -157,6 +163,25 @@ class _CompiledState(NamedTuple):
     contact_sets: tuple
     shape_count: int
     colouring: Colouring | None
+
+
+class _Removal(NamedTuple):
+    """What :meth:`World._removal` worked out for :meth:`World._apply_removal`: the joint
+    table after it (None: unchanged) and, for each joint that goes, the joint, the settings
+    it keeps and the ids of its removed bodies; the events (the removed shapes to
+    remember, and for the touching pairs and then the sensor overlaps: the keys left, the
+    keys ended and the length of the list they join); the broad phase and query stages
+    with what each does; the body and shape table removals; the rows, after it, of the
+    bodies that wake; and the island labels after it."""
+
+    joints: JointRemoval | None
+    detached: list
+    events: tuple
+    stages: list
+    bodies: BodyRemoval
+    shapes: ShapeRemoval
+    woken: np.ndarray
+    islands: np.ndarray
 
 
 class World:
@@ -826,6 +851,9 @@ class World:
     ) -> Body:
         """Add a body made of one shape or several (a compound) and return its handle.
 
+        Adding is all or nothing: an exception inside it (Ctrl-C, a ``MemoryError``)
+        leaves the world as it was, or with the body added.
+
         Parameters
         ----------
         shape_or_shapes
@@ -894,60 +922,164 @@ class World:
             "awake": kind_code == DYNAMIC or (kind_code == KINEMATIC and (
                 velocity.any() or angular_velocity != 0.0)),
         }
-        row = self._bodies.add(values, shapes, material,
-                               lambda body_id: Body(self, self._bodies, body_id))
-        for shape, shape_filter, is_sensor in zip(shapes, filters, sensors, strict=True):
-            self._shapes.append(shape, row, shape_filter, is_sensor)
-        self._query_seen = None
-        # A new body is an island of its own, labelled by its row.
+        # Room first (growing a table changes none of its rows), then the body and its
+        # shapes; if anything stops them, the tables go back to their marks.
+        row = self._bodies.count
         self._islands = grown(self._islands, row + 1)
         self._island_marks = grown(self._island_marks, row + 1)
         self._island_parents = grown(self._island_parents, row + 1)
         self._island_slowest = grown(self._island_slowest, row + 1)
-        self._islands[row] = row
+        body_mark, shape_mark = self._bodies.mark(), self._shapes.mark()
+        try:
+            self._bodies.add(values, shapes, material,
+                             lambda body_id: Body(self, self._bodies, body_id))
+            for shape, shape_filter, is_sensor in zip(shapes, filters, sensors, strict=True):
+                self._shapes.append(shape, row, shape_filter, is_sensor)
+            self._islands[row] = row  # a new body is an island of its own, labelled by its row
+            self._query_seen = None
+        except BaseException:
+            self._shapes.truncate(shape_mark)
+            self._bodies.truncate(body_mark)
+            raise
         return self._bodies.handle(row)
 
     def remove_body(self, body: Body) -> None:
         """Remove ``body``. Rows behind it move up by one, in order; other handles stay
-        valid, and the other contacts keep the impulses they carry. Its touching contacts
-        and sensor overlaps end (events of the next step).
+        valid, and the other contacts keep the impulses they carry. Its joints leave the
+        world with it, and their other bodies wake, as does its island; its touching
+        contacts and sensor overlaps end (events of the next step).
 
         Called from a contact callback, the removal waits until every callback of the step
         has run, so that each event still finds its bodies; removing the same body twice
-        there removes it once.
+        there removes it once. :meth:`remove_bodies` removes many bodies at once.
+
+        A removal is all or nothing: an exception inside it (Ctrl-C, a ``MemoryError``)
+        leaves the world as it was or with the body removed, never in between.
         """
         _check.instance(body, "body", Body, "a Body")
         if body.world is not self:
             raise ValueError("body belongs to another world")
-        row = body.row  # raises if it was removed already
+        body.row  # noqa: B018 (raises LookupError if it was removed already)
+        self._remove([body])
+
+    def remove_bodies(self, bodies: Iterable[Body]) -> None:
+        """Remove every body of ``bodies`` (handles, each once) at once: the same as
+        :meth:`remove_body` on each in turn, in one pass over each table however many
+        there are. Rows behind removed ones move up, in order (a row behind j removed ones
+        moves up j rows).
+
+        One removal moves every row behind it, so clearing many bodies one at a time
+        moves the rows again for each; here they move once, and each body adds a little
+        work of its own. All or nothing, as :meth:`remove_body`.
+        """
+        if isinstance(bodies, Body) or not isinstance(bodies, Iterable):
+            raise TypeError("bodies must be an iterable of Body handles (remove_body removes "
+                            f"one), got {type(bodies).__name__}")
+        handles = list(bodies)
+        first: dict[int, int] = {}
+        for i, body in enumerate(handles):
+            _check.instance(body, f"bodies[{i}]", Body, "a Body")
+            if body.world is not self:
+                raise ValueError(f"bodies[{i}] belongs to another world")
+            body.row  # noqa: B018 (raises LookupError if it was removed already)
+            if body.id in first:
+                raise ValueError(f"bodies[{i}] repeats bodies[{first[body.id]}] (body "
+                                 f"{body.id}): give each body once")
+            first[body.id] = i
+        self._remove(handles)
+
+    def _remove(self, bodies: list[Body]) -> None:
+        """Remove ``bodies`` (checked: live, distinct, of this world), or, during the
+        callbacks, note them for removal when they have run."""
         if self._dispatching and self._in_callback():
-            if not any(pending is body for pending in self._pending_removals):
-                self._pending_removals.append(body)
+            pending = {body.id for body in self._pending_removals}
+            self._pending_removals = self._pending_removals + [
+                body for body in bodies if body.id not in pending]
             return
-        for joint in self._joints.joints_of(row):
-            self.remove_joint(joint)
-        shape_rows = np.flatnonzero(self._shapes.arrays.body == row)
-        self._end_events_of(shape_rows, body)
+        if not bodies:
+            return
+        removal = self._removal(bodies)
+        try:
+            self._apply_removal(removal)
+        except BaseException:
+            self._apply_removal(removal)  # finish it: each part is done once
+            raise
+
+    def _removal(self, bodies: list[Body]) -> _Removal:
+        """Work out the removal of ``bodies``: everything it writes, computed first, so
+        that an exception here leaves the world untouched."""
+        table = self._bodies.arrays
+        rows = np.sort(np.array([body.row for body in bodies], np.int64))
+        gone_ids = {body.id for body in bodies}
+        # Joints of removed bodies leave with them, and their other bodies wake.
+        joints = self._joints.removal(body_rows=rows)
+        detached, partners = [], []
+        for joint in joints.handles if joints is not None else ():
+            ends = (joint.body_a, joint.body_b)
+            detached.append((joint, joint._settings(self._joints),
+                             tuple(sorted({end.id for end in ends if end.id in gone_ids}))))
+            partners += [end.row for end in ends if end.id not in gone_ids]
+        shapes = self._shapes.removal(rows)
+        owners = dict(zip(rows.tolist(), sorted(bodies, key=lambda body: body.row),
+                          strict=True))
+        events = self._end_events_of(shapes.rows, owners)
+        stages = []
         for stage in (self._broad_phase, self._query_tree):
-            remove_rows = getattr(stage, "remove_rows", None)
-            if remove_rows is not None:
-                remove_rows(shape_rows)
-        self._sensor_contacts.remove_body(row)
-        self._query_seen = None
+            if isinstance(stage, DynamicTree):
+                stages.append((stage, stage.removal(shapes.rows)))
+            elif getattr(stage, "remove_rows", None) is not None:
+                # Another stage that keeps rows: it removes them on a copy of itself,
+                # whose attributes it takes in at once.
+                staged = copy.copy(stage)
+                staged.remove_rows(shapes.rows)
+                stages.append((stage, staged))
+        # Islands: each holding a removed body wakes, with the joints' other bodies.
+        labels, woken = islands_after_removals(self._islands, table.kinds, table.awake,
+                                               rows)
+        # What touched a removed body wakes too (what rested on a static floor falls with
+        # it: static bodies link no island).
+        touching = self._contacts.arrays.bodies
+        near = touching[np.isin(touching, rows).any(axis=1)].ravel()
+        partners = np.setdiff1d(np.concatenate([np.array(partners, np.int64), near]), rows)
+        partners = partners[(table.kinds[partners] == DYNAMIC) & ~table.awake[partners]]
+        woken = np.union1d(woken, partners)
+        return _Removal(joints, detached, events, stages, self._bodies.removal(rows), shapes,
+                        woken - np.searchsorted(rows, woken), labels)
+
+    def _apply_removal(self, removal: _Removal) -> None:
+        """Carry out ``removal`` (from :meth:`_removal`). Each part is done once however
+        often this is called, so a call interrupted midway is finished by calling again."""
+        self._joints.apply_removal(removal.joints)
+        for joint, settings, removed_with in removal.detached:
+            joint._leave(settings, removed_with)
+        remembered, ((touching, ended, ended_from), (sensing, sensed, sensed_from)) = \
+            removal.events
+        self._removed_shapes.update(remembered)
+        if len(self._ended_by_removal) == ended_from:
+            self._ended_by_removal.extend(ended)
+        if len(self._sensing_ended_by_removal) == sensed_from:
+            self._sensing_ended_by_removal.extend(sensed)
+        self._touching, self._sensing = touching, sensing
+        for stage, staged in removal.stages:
+            if isinstance(stage, DynamicTree):
+                stage.apply_removal(staged)
+            else:
+                vars(stage).update(vars(staged))
+        self._contacts.drop_removed(self._shapes)
+        self._sensor_contacts.drop_removed(self._shapes)
+        self._bodies.remove_rows(removal.bodies)
+        self._shapes.apply_removal(removal.shapes)
         bodies = self._bodies.arrays
-        self._wake_around(row)  # what rested on it falls, a static floor's pile included
-        island_after_removal(self._islands, bodies.kinds, bodies.awake, bodies.sleep_times,
-                             row)
-        self._bodies.remove(body.id)
-        self._shapes.remove_body(row)
-        self._contacts.remove_body(row)
-        self._joints.body_removed(row)
+        bodies.awake[removal.woken] = True
+        bodies.sleep_times[removal.woken] = 0.0
+        self._islands[:len(removal.islands)] = removal.islands
+        self._query_seen = None
 
     def add_joint(self, joint: Joint) -> Joint:
         """Add ``joint`` (made from bodies of this world) and return it. Its bodies wake.
 
         Raises ``ValueError`` if the joint is in a world already or one of its bodies was
-        removed or belongs to another world.
+        removed or belongs to another world. All or nothing, as :meth:`add_body`.
         """
         _check.instance(joint, "joint", Joint, "a joint (DistanceJoint, RevoluteJoint, ...)")
         if joint.world is not None:
@@ -958,18 +1090,50 @@ class World:
                 raise ValueError(f"joint's {name} was removed from its world")
             if body.world is not self:
                 raise ValueError(f"joint's {name} belongs to another world")
-        joint._attach(self, self._joints.add(joint.row_values(), joint))
-        joint.wake_bodies()
+        values = joint.row_values()
+        rows = [joint.body_a.row, joint.body_b.row]
+        bodies = self._bodies.arrays
+        awake, sleep_times = bodies.awake[rows], bodies.sleep_times[rows]
+        mark = self._joints.mark()
+        try:
+            joint._attach(self, self._joints.add(values, joint))
+            joint.wake_bodies()
+        except BaseException:  # all or nothing: the joint leaves, its bodies as they were
+            joint._attach(None, -1)
+            self._joints.truncate(mark)
+            bodies.awake[rows], bodies.sleep_times[rows] = awake, sleep_times
+            raise
         return joint
 
     def remove_joint(self, joint: Joint) -> None:
         """Remove ``joint``; its bodies wake (and may now collide with each other). The
-        joint keeps its settings and may be added again while its bodies exist."""
+        joint keeps its settings and may be added again while its bodies exist. All or
+        nothing, as :meth:`remove_body`.
+
+        A joint leaves the world with either of its bodies (:meth:`remove_body`); removing
+        it afterwards raises ``ValueError`` saying so."""
         _check.instance(joint, "joint", Joint, "a joint")
         if joint.world is not self:
+            gone = joint._removed_with
+            if gone and joint.body_a.world is self:
+                bodies = " and ".join(str(body_id) for body_id in gone)
+                raise ValueError(f"joint is not in this world: it left the world with its "
+                                 f"{'body' if len(gone) == 1 else 'bodies'} {bodies}, "
+                                 "which remove_body removed")
             raise ValueError("joint is not in this world")
+        removal = self._joints.removal(joint_rows=[self._joints.row_of(joint._id)])
+        settings = joint._settings(self._joints)
+        try:
+            self._detach_joint(joint, removal, settings)
+        except BaseException:
+            self._detach_joint(joint, removal, settings)  # finish it: each part is done once
+            raise
+
+    def _detach_joint(self, joint: Joint, removal: JointRemoval, settings: dict) -> None:
+        """Carry out :meth:`remove_joint`; calling it again changes nothing more."""
         joint.wake_bodies()
-        joint._detach_from(self._joints)
+        self._joints.apply_removal(removal)
+        joint._leave(settings)
 
     # --- queries (chapter 12) ---------------------------------------------------------
 
@@ -1198,20 +1362,27 @@ class World:
             done.update(_removed_at_step=self._removed_shapes, _removed_shapes={})
         self.__dict__.update(done)
 
-    def _end_events_of(self, shape_rows: np.ndarray, body: Body) -> None:
-        """A body is being removed: its touching pairs and sensor overlaps end, and its
-        shapes are remembered for the events of the next step."""
+    def _end_events_of(self, shape_rows: np.ndarray, owners: dict) -> tuple:
+        """Bodies are being removed, ``owners`` mapping their rows to their handles: what
+        becomes of the events of their shapes at ``shape_rows``, changing nothing yet. The
+        shapes are remembered for the events of the next step (a dict of (category,
+        sensor, body) by shape id); their touching pairs, then their sensor overlaps, end:
+        for each, (the keys left, the keys ended, the length of the list of ended keys
+        they join)."""
         shapes, filters = self._shapes.arrays, self._shapes.filters
         ids = shapes.ids[shape_rows]
-        for row, shape_id in zip(shape_rows.tolist(), ids.tolist(), strict=True):
-            self._removed_shapes[shape_id] = (int(filters.category[row]),
-                                              bool(filters.sensor[row]), body)
-        for name, ended in (("_touching", self._ended_by_removal),
-                            ("_sensing", self._sensing_ended_by_removal)):
-            keys = getattr(self, name)
-            gone = np.isin(keys >> 32, ids) | np.isin(keys & 0xFFFFFFFF, ids)
-            ended.extend(keys[gone].tolist())
-            setattr(self, name, keys[~gone])
+        remembered = {shape_id: (category, sensor, owners[row]) for shape_id, category, sensor,
+                      row in zip(ids.tolist(), filters.category[shape_rows].tolist(),
+                                 filters.sensor[shape_rows].tolist(),
+                                 shapes.body[shape_rows].tolist(), strict=True)}
+        ended = []
+        for keys, ended_before in ((self._touching, self._ended_by_removal),
+                                   (self._sensing, self._sensing_ended_by_removal)):
+            gone = np.zeros(len(keys), np.bool_)
+            if len(ids):
+                mark_pairs_of(keys, ids, gone)
+            ended.append((keys[~gone], keys[gone].tolist(), len(ended_before)))
+        return remembered, tuple(ended)
 
     def _shape_info(self, shape_id: int) -> tuple[int, bool, Body]:
         """(category, sensor, body) of a shape, live or removed since the last step."""
@@ -1244,9 +1415,9 @@ class World:
         finally:
             self._dispatching = False
             pending, self._pending_removals = self._pending_removals, []
-            for body in pending:
-                if body.alive:
-                    self.remove_body(body)
+            alive = [body for body in pending if body.alive]
+            if alive:
+                self.remove_bodies(alive)
         if failure is not None:
             raise failure
 

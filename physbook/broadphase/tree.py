@@ -902,13 +902,13 @@ def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
 
 
 @njit
-def _remove_rows(nodes, state, leaf_of_row, centers, moved, removed, count):
+def _remove_rows(nodes, state, leaf_of_row, centers, moved, removed, count, done):
     """Drop the leaves of the sorted rows ``removed`` (of ``count``) and renumber the rows
-    behind them, which move up; returns the new count."""
+    behind them, which move up; ``done[0]`` is set last (the pass ran, all of it)."""
     lower, upper, parent, child1, child2, height, leaf_row, free_next, _ = nodes
     r = 0
-    kept = 0
-    for row in range(count):
+    kept = removed[0]  # the rows ahead of the first removed one stay where they are
+    for row in range(removed[0], count):
         if r < removed.shape[0] and removed[r] == row:
             leaf = leaf_of_row[row]
             _remove_leaf(lower, upper, parent, child1, child2, height, leaf_row, free_next,
@@ -921,25 +921,43 @@ def _remove_rows(nodes, state, leaf_of_row, centers, moved, removed, count):
         moved[kept] = moved[row]
         leaf_row[leaf_of_row[kept]] = kept
         kept += 1
-    return kept
+    done[0] = True
 
 
-@njit
-def _renumbered_keys(keys, removed):
-    """Keys without the pairs of the sorted rows ``removed``, the others renumbered."""
-    out = np.empty(keys.shape[0], np.int64)
+@njit(refcounted=False)
+def _renumber_keys(keys, removed, out):
+    """Write into ``out`` the keys without the pairs of the sorted rows ``removed``, the
+    others renumbered (a row behind j removed ones moves up j rows); returns how many."""
+    first = removed[0]
     size = 0
+    i = 0  # removed rows ahead of a: keys are sorted by a, so it only grows
     for k in range(keys.shape[0]):
         a = keys[k] >> 32
         b = keys[k] & 0xFFFFFFFF
-        i = np.searchsorted(removed, a)
+        if b < first:  # then a < b is too: both rows stay where they are
+            out[size] = keys[k]
+            size += 1
+            continue
+        while i < removed.shape[0] and removed[i] < a:
+            i += 1
         j = np.searchsorted(removed, b)
         if (i < removed.shape[0] and removed[i] == a) or (
                 j < removed.shape[0] and removed[j] == b):
             continue
         out[size] = ((a - i) << 32) + (b - j)
         size += 1
-    return out[:size]
+    return size
+
+
+class TreeRemoval(NamedTuple):
+    """A removal worked out by :meth:`DynamicTree.removal`: the rows ``removed`` (sorted),
+    the candidate ``keys`` after it, the row ``count`` before it, and ``done``, (1,) bool,
+    set by the compiled pass."""
+
+    removed: np.ndarray
+    keys: np.ndarray
+    count: int
+    done: np.ndarray
 
 
 class DynamicTree:
@@ -1037,13 +1055,35 @@ class DynamicTree:
     def remove_rows(self, rows) -> None:
         """Rows ``rows`` were removed and the rows behind them moved up: drop their leaves
         and renumber, keeping every other leaf where it is."""
+        removal = self.removal(rows)
+        try:
+            self.apply_removal(removal)
+        except BaseException:
+            self.apply_removal(removal)  # finish it: each part is done once
+            raise
+
+    def removal(self, rows) -> TreeRemoval | None:
+        """Work out :meth:`remove_rows` for :meth:`apply_removal` (None: no leaf holds
+        any of ``rows``); nothing changes yet."""
         removed = removed_rows(rows)
         removed = removed[removed < self._count]
         if not len(removed):
+            return None
+        keys = np.empty_like(self._keys)
+        # The compiled parts return no array: numba returns one through Python code, where
+        # an interrupt would surface as a SystemError.
+        size = _renumber_keys(self._keys, removed, keys)
+        return TreeRemoval(removed, keys[:size], self._count, np.zeros(1, np.bool_))
+
+    def apply_removal(self, removal: TreeRemoval | None) -> None:
+        """Carry out ``removal`` (from :meth:`removal`). Each part is done once, so a call
+        interrupted midway is finished by calling again."""
+        if removal is None:
             return
-        self._count = int(_remove_rows(self._nodes, self._state, self._leaf_of_row,
-                                       self._centers, self._moved, removed, self._count))
-        self._keys = _renumbered_keys(self._keys, removed)
+        if not removal.done[0]:
+            _remove_rows(self._nodes, self._state, self._leaf_of_row, self._centers,
+                         self._moved, removal.removed, removal.count, removal.done)
+        self._count, self._keys = removal.count - len(removal.removed), removal.keys
 
     def clear(self) -> None:
         """Drop every leaf, whatever the nodes hold (a compiled step cut short may have

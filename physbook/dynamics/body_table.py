@@ -2,9 +2,21 @@
 
 A compiled loop runs over every body at once, so the state of body ``i`` is row ``i`` of
 each column (:class:`BodyArrays`). Each body also has an ``id`` that never changes and is
-never reused: removing a body closes the gap by moving the rows behind it up one, in order,
-and the table maps ids to their current rows. Besides the arrays the table keeps what a
-compiled loop cannot hold: each body's shapes and material, and its handle.
+never reused: removing bodies closes the gaps by moving the rows behind them up, in order
+(one compiled pass over the columns however many bodies go), so ids grow with the rows.
+
+The table maps ids to rows in two steps, so that the map's size follows the bodies alive,
+not every body ever made: a dict gives each live id a *slot*, which stays with its body,
+and an array gives each slot its current row. A removal renumbers the rows of the slots
+that moved, all at once, and never touches the dict but to drop the removed ids; their
+slots go to the next bodies added. Besides the arrays the table keeps what a compiled loop
+cannot hold: each body's shapes and material, and its handle.
+
+Adding and removing are all or nothing: an exception inside either (an interrupt, a
+``MemoryError``) leaves the table as it was before the call or as it is after it. A
+removal is worked out first (:meth:`BodyTable.removal`, which changes nothing) and then
+carried out by :meth:`BodyTable.remove_rows`, whose every part happens once however often
+it is called: called again after an interruption, it finishes what is left.
 """
 
 from __future__ import annotations
@@ -14,7 +26,8 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import grown
+from physbook._buffers import grown, without_rows
+from physbook._jit import njit
 
 
 class BodyArrays(NamedTuple):
@@ -77,6 +90,80 @@ _LAYOUT = {
 assert tuple(_LAYOUT) == BodyArrays._fields
 
 
+def _names(row_shape: tuple, dtype) -> tuple[str, ...]:
+    return tuple(name for name, layout in _LAYOUT.items() if layout == (row_shape, dtype))
+
+
+#: The columns by kind, as the compiled removal takes them: (N, 2) floats, (N,) floats,
+#: integers and flags.
+_PAIRS, _SCALARS, _INTEGERS, _FLAGS = (_names((2,), np.float64), _names((), np.float64),
+                                      _names((), np.int64), _names((), np.bool_))
+assert sorted(_PAIRS + _SCALARS + _INTEGERS + _FLAGS) == sorted(_LAYOUT)
+
+
+@njit(refcounted=False)
+def _close_gaps(column, removed, count):
+    """Drop the rows ``removed`` (sorted, distinct) from the first ``count`` rows of the
+    (N,) ``column``: each run of rows between two gaps moves up by the gaps before it."""
+    kept = removed[0]
+    for gap in range(removed.shape[0]):
+        end = removed[gap + 1] if gap + 1 < removed.shape[0] else count
+        for row in range(removed[gap] + 1, end):
+            column[kept] = column[row]
+            kept += 1
+
+
+@njit(refcounted=False)
+def _close_pair_gaps(column, removed, count):
+    """:func:`_close_gaps` for an (N, 2) column."""
+    kept = removed[0]
+    for gap in range(removed.shape[0]):
+        end = removed[gap + 1] if gap + 1 < removed.shape[0] else count
+        for row in range(removed[gap] + 1, end):
+            column[kept, 0] = column[row, 0]
+            column[kept, 1] = column[row, 1]
+            kept += 1
+
+
+@njit(refcounted=False)
+def _remove_body_rows(pairs, scalars, integers, flags, slot_of_row, row_of_slot, removed,
+                      freed, count, done):
+    """Drop the rows ``removed`` (sorted) of ``count`` from every column, in one call:
+    the rows behind each gap move up, in order. ``slot_of_row`` is compacted the same way
+    and gets the slots ``freed`` (those of the removed rows) just behind the rows kept, and
+    ``row_of_slot`` the new row of every slot that moved. ``done[0]`` is set last: the
+    pass ran, all of it."""
+    for column in pairs:
+        _close_pair_gaps(column, removed, count)
+    for column in scalars:
+        _close_gaps(column, removed, count)
+    for column in integers:
+        _close_gaps(column, removed, count)
+    for column in flags:
+        _close_gaps(column, removed, count)
+    _close_gaps(slot_of_row, removed, count)
+    kept = count - removed.shape[0]
+    for k in range(freed.shape[0]):
+        slot_of_row[kept + k] = freed[k]
+    for row in range(removed[0], kept):
+        row_of_slot[slot_of_row[row]] = row
+    done[0] = True
+
+
+class BodyRemoval(NamedTuple):
+    """A removal worked out by :meth:`BodyTable.removal`: the ``rows`` removed (sorted),
+    their ``ids`` and ``slots``, the row ``count`` before it, the per-body lists after it
+    (``(start, stop)`` when the rows are one run, cut out in place, else the new shapes,
+    materials and handles lists), and ``done``, (1,) bool, set by the compiled pass."""
+
+    rows: np.ndarray
+    ids: list
+    slots: np.ndarray
+    count: int
+    lists: tuple
+    done: np.ndarray
+
+
 class BodyTable:
     """The rows of a world's bodies (see the module docstring).
 
@@ -92,7 +179,11 @@ class BodyTable:
                          for name, (row_shape, dtype) in _LAYOUT.items()}
         self._count = 0
         self._next_id = 0
-        self._row_of_id = np.full(capacity, -1, np.int64)
+        # id -> slot for the live ids; slot -> row; row -> slot, a permutation of the
+        # slots: the rows beyond the count hold the free ones, the next new body's first.
+        self._slot_of_id: dict[int, int] = {}
+        self._slot_of_row = np.arange(capacity, dtype=np.int64)
+        self._row_of_slot = np.zeros(capacity, np.int64)
         self._shapes: list[tuple] = []
         self._materials: list = []
         self._handles: list = []
@@ -118,16 +209,17 @@ class BodyTable:
 
     def row_of(self, body_id: int) -> int:
         """The current row of body ``body_id``; ``LookupError`` once it was removed."""
-        if not 0 <= body_id < self._next_id:
+        slot = self._slot_of_id.get(body_id)
+        if slot is None:
+            if 0 <= body_id < self._next_id:
+                raise LookupError(f"body {body_id} was removed from this world; its handle "
+                                  "is stale")
             raise LookupError(f"no body has id {body_id} in this world; ids run from 0 to "
                               f"{self._next_id - 1}")
-        row = int(self._row_of_id[body_id])
-        if row < 0:
-            raise LookupError(f"body {body_id} was removed from this world; its handle is stale")
-        return row
+        return int(self._row_of_slot[slot])
 
     def is_alive(self, body_id: int) -> bool:
-        return 0 <= body_id < self._next_id and bool(self._row_of_id[body_id] >= 0)
+        return body_id in self._slot_of_id
 
     def shapes(self, row: int) -> tuple:
         """The shapes of the body at ``row``."""
@@ -151,35 +243,100 @@ class BodyTable:
         """The shapes of every body, in row order."""
         return tuple(self._shapes)
 
+    def reserve(self, rows: int) -> None:
+        """Make room for ``rows`` rows (the columns double as they grow); the rows in use
+        do not change."""
+        capacity = self.capacity
+        if rows <= capacity:
+            return
+        columns = {name: grown(column, rows) for name, column in self._columns.items()}
+        size = len(columns["ids"])
+        slot_of_row = np.concatenate([self._slot_of_row, np.arange(capacity, size)])
+        row_of_slot = grown(self._row_of_slot, size)
+        self._columns, self._slot_of_row, self._row_of_slot, self._arrays = (
+            columns, slot_of_row, row_of_slot, None)
+
     def add(self, values: dict, shapes: tuple, material, make_handle) -> int:
         """Append a body: ``values`` maps column names to its row's values (columns left out
         are 0), ``make_handle(body_id)`` builds its handle. Returns its row."""
         row, body_id = self._count, self._next_id
-        if row == self.capacity:
-            self._columns = {name: grown(column, row + 1)
-                             for name, column in self._columns.items()}
-        self._row_of_id = grown(self._row_of_id, body_id + 1, fill=-1)
-        for name, column in self._columns.items():
-            column[row] = values.get(name, 0)
-        self._columns["ids"][row] = body_id
-        self._row_of_id[body_id] = row
-        self._next_id += 1
-        self._count += 1
-        self._shapes.append(shapes)
-        self._materials.append(material)
-        self._handles.append(make_handle(body_id))
-        self._arrays = None
+        self.reserve(row + 1)
+        mark = self.mark()
+        try:
+            for name, column in self._columns.items():
+                column[row] = values.get(name, 0)
+            self._columns["ids"][row] = body_id
+            slot = int(self._slot_of_row[row])
+            self._row_of_slot[slot] = row
+            self._slot_of_id[body_id] = slot
+            self._shapes.append(shapes)
+            self._materials.append(material)
+            self._handles.append(make_handle(body_id))
+            self._count, self._next_id, self._arrays = row + 1, body_id + 1, None
+        except BaseException:
+            self.truncate(mark)
+            raise
         return row
+
+    def mark(self) -> tuple[int, int]:
+        """What :meth:`truncate` goes back to: (rows in use, next id)."""
+        return self._count, self._next_id
+
+    def truncate(self, mark: tuple[int, int]) -> None:
+        """Forget the bodies added since :meth:`mark` gave ``mark``, whether their
+        :meth:`add` finished or not."""
+        count, next_id = mark
+        for body_id in range(next_id, self._next_id + 1):
+            self._slot_of_id.pop(body_id, None)
+        del self._shapes[count:], self._materials[count:], self._handles[count:]
+        self._count, self._next_id, self._arrays = count, next_id, None
+
+    def removal(self, rows) -> BodyRemoval:
+        """Work out the removal of the bodies at ``rows`` (sorted, distinct rows in use)
+        for :meth:`remove_rows`; nothing changes yet."""
+        rows = np.asarray(rows, np.int64)
+        if rows.ndim != 1 or not len(rows) or rows[0] < 0 or rows[-1] >= self._count or (
+                np.any(np.diff(rows) <= 0)):
+            raise ValueError(f"rows must be sorted distinct rows from 0 to {self._count - 1}, "
+                             f"at least one, got {rows}")
+        if rows[-1] - rows[0] + 1 == len(rows):  # one run, cut out of the lists in place
+            lists = (int(rows[0]), int(rows[-1]) + 1)
+        else:
+            lists = tuple(without_rows(items, rows)
+                          for items in (self._shapes, self._materials, self._handles))
+        return BodyRemoval(rows, self._columns["ids"][rows].tolist(), self._slot_of_row[rows],
+                           self._count, lists, np.zeros(1, np.bool_))
+
+    def remove_rows(self, removal: BodyRemoval) -> None:
+        """Carry out ``removal`` (from :meth:`removal`): the rows behind each removed one
+        move up, in order. Each part is done once, so a call interrupted midway is finished
+        by calling again."""
+        rows, ids, slots, count, lists, done = removal
+        if not done[0]:
+            columns = self._columns
+            _remove_body_rows(tuple(columns[name] for name in _PAIRS),
+                              tuple(columns[name] for name in _SCALARS),
+                              tuple(columns[name] for name in _INTEGERS),
+                              tuple(columns[name] for name in _FLAGS), self._slot_of_row,
+                              self._row_of_slot, rows, slots, count, done)
+        if len(lists) == 2 and isinstance(lists[0], int):
+            start, stop = lists
+            for items in (self._shapes, self._materials, self._handles):
+                if len(items) == count:
+                    del items[start:stop]
+        else:
+            self._shapes, self._materials, self._handles = lists
+        for body_id in ids:
+            self._slot_of_id.pop(body_id, None)
+        self._count, self._arrays = count - len(rows), None
 
     def remove(self, body_id: int) -> int:
         """Remove body ``body_id``; the rows behind it move up one. Returns its old row."""
         row = self.row_of(body_id)
-        count = self._count
-        for column in self._columns.values():
-            column[row : count - 1] = column[row + 1 : count]
-        self._count -= 1
-        self._row_of_id[body_id] = -1
-        self._row_of_id[self._columns["ids"][row : self._count]] -= 1
-        del self._shapes[row], self._materials[row], self._handles[row]
-        self._arrays = None
+        removal = self.removal([row])
+        try:
+            self.remove_rows(removal)
+        except BaseException:
+            self.remove_rows(removal)  # finish it: each part is done once
+            raise
         return row

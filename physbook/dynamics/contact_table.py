@@ -11,6 +11,13 @@ the same: then it keeps the impulses it received, so that a solver can start fro
 The table holds two sets of arrays and swaps them each step: the update reads last step's
 rows from one and writes this step's into the other, so a step in steady state allocates
 nothing.
+
+Removing bodies costs the table nothing at once. An update reads of last step's rows only
+what it matches by shape ids (the impulses, and a sleeping pair's manifold), never their
+body rows, and a row whose shape is gone matches no pair; so the table only notes that
+shapes were removed (:meth:`ContactTable.drop_removed`), and drops their rows, renumbering
+the body rows of the rest, when its rows are next read (and not at all if the next update
+comes first).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from physbook._buffers import ColumnView
 from physbook._jit import njit
 from physbook.collision.manifold import collide_rows, narrow_scratch, pair_rotations
 from physbook.dynamics.materials import pair_friction, pair_restitution
-from physbook.geometry.shape_table import ShapeArrays
+from physbook.geometry.shape_table import ShapeArrays, ShapeTable
 
 
 class ContactColumns(NamedTuple):
@@ -169,6 +176,50 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_restitutions, 
     return row
 
 
+@njit(refcounted=False)
+def _live_rows_into(old, count, new, ids, body):
+    """Copy the rows 0 .. count − 1 of ``old`` whose two shapes are still in the shape
+    table (``ids``, sorted; ``body``, each shape's body row) into ``new``, in order, with
+    the body rows they have now; returns how many."""
+    kept = 0
+    for m in range(count):
+        a = np.searchsorted(ids, old.shape_ids[m, 0])
+        b = np.searchsorted(ids, old.shape_ids[m, 1])
+        if (a == ids.shape[0] or ids[a] != old.shape_ids[m, 0] or b == ids.shape[0]
+                or ids[b] != old.shape_ids[m, 1]):
+            continue
+        for k in range(2):
+            new.shape_ids[kept, k] = old.shape_ids[m, k]
+            new.normals[kept, k] = old.normals[m, k]
+            new.depths[kept, k] = old.depths[m, k]
+            new.features[kept, k] = old.features[m, k]
+            new.normal_impulses[kept, k] = old.normal_impulses[m, k]
+            new.tangent_impulses[kept, k] = old.tangent_impulses[m, k]
+            new.points[kept, k, 0] = old.points[m, k, 0]
+            new.points[kept, k, 1] = old.points[m, k, 1]
+        new.bodies[kept, 0] = body[a]
+        new.bodies[kept, 1] = body[b]
+        new.point_counts[kept] = old.point_counts[m]
+        new.restitutions[kept] = old.restitutions[m]
+        new.frictions[kept] = old.frictions[m]
+        kept += 1
+    return kept
+
+
+@njit(refcounted=False)
+def mark_pairs_of(keys, ids, marked):
+    """Set ``marked[k]`` for each pair key id_a·2³² + id_b of ``keys`` (sorted by id_a)
+    with a shape among ``ids`` (sorted): the pairs of shapes being removed."""
+    for k in range(keys.shape[0]):
+        a = keys[k] >> 32
+        b = keys[k] & 0xFFFFFFFF
+        if b < ids[0]:  # then a < b is too
+            continue
+        i = np.searchsorted(ids, a)
+        j = np.searchsorted(ids, b)
+        marked[k] = (i < ids.shape[0] and ids[i] == a) or (j < ids.shape[0] and ids[j] == b)
+
+
 def _column(value, name: str, shape: tuple, dtype) -> None:
     """``value`` must be an array of ``dtype`` and ``shape`` (−1: any length) that the
     compiled narrow phase can read without leaving its bounds."""
@@ -238,6 +289,10 @@ class ContactTable:
         self._count = 0
         self._previous_count = 0
         self._arrays: ContactColumns | None = None
+        # Whether the current and the spare set may hold rows of removed shapes, and the
+        # shape table that says which (see drop_removed).
+        self._stale = self._stale_spare = False
+        self._shape_table: ShapeTable | None = None
         # Views of the rows in use, for each of the two sets and the count they were cut at:
         # in steady state the count does not change, and neither do the views.
         self._views: dict[int, tuple[int, ContactColumns]] = {}
@@ -245,10 +300,12 @@ class ContactTable:
     @property
     def count(self) -> int:
         """Number of touching shape pairs."""
+        if self._stale:
+            self._drop_stale_rows()
         return self._count
 
     def __len__(self) -> int:
-        return self._count
+        return self.count
 
     @property
     def point_total(self) -> int:
@@ -259,6 +316,8 @@ class ContactTable:
     def arrays(self) -> ContactColumns:
         """Writable views of every column, rows in use (what a solver stage receives)."""
         if self._arrays is None:
+            if self._stale:
+                self._drop_stale_rows()
             count, views = self._views.get(id(self._current), (-1, None))
             if count != self._count:
                 views = ContactColumns(*(column[: self._count] for column in self._current))
@@ -275,8 +334,7 @@ class ContactTable:
 
     def clear(self) -> None:
         """Forget every contact (and the impulses they carried)."""
-        self._count = 0
-        self._arrays = None
+        self._count, self._stale, self._arrays = 0, False, None
 
     def update(self, pairs, shapes, origins, angles, restitutions, frictions,
                margins=None, awake=None, *, check: bool = True) -> None:
@@ -330,21 +388,29 @@ class ContactTable:
     def accept(self, count: int) -> None:
         """The first ``count`` rows of the spare set are this step's (see :meth:`sets`)."""
         # One statement, as in revert: an interrupt finds the table before or after it.
-        self._previous_count, self._count, self._current, self._spare, self._arrays = (
-            self._count, count, self._spare, self._current, None)
+        (self._previous_count, self._count, self._current, self._spare, self._stale,
+         self._stale_spare, self._arrays) = (self._count, count, self._spare, self._current,
+                                             False, self._stale, None)
 
     def revert(self) -> None:
         """Go back to the rows before the last :meth:`update`, impulses included (the
         update wrote into the spare set, so the old rows are still there)."""
-        self._current, self._spare, self._count, self._arrays = (
-            self._spare, self._current, self._previous_count, None)
+        (self._current, self._spare, self._stale, self._stale_spare, self._count,
+         self._arrays) = (self._spare, self._current, self._stale_spare, self._stale,
+                          self._previous_count, None)
 
-    def remove_body(self, row: int) -> None:
-        """Drop the rows of body row ``row``; bodies behind it move up one row."""
-        bodies = self.arrays.bodies
-        keep = np.flatnonzero((bodies[:, 0] != row) & (bodies[:, 1] != row))
-        for column in self._current:
-            column[: len(keep)] = column[keep]
-        self._count = len(keep)
-        self._arrays = None
-        self.arrays.bodies[...] -= self.arrays.bodies > row
+    def drop_removed(self, shape_table: ShapeTable) -> None:
+        """Shapes were removed from ``shape_table`` (the one the rows were made from):
+        the rows of pairs with a removed shape go, and the others get their shapes' body
+        rows now, when the rows are next read; an :meth:`update` that comes first reads
+        none of them. Calling it again changes nothing more."""
+        self._shape_table, self._stale, self._arrays = shape_table, True, None
+
+    def _drop_stale_rows(self) -> None:
+        """Carry out :meth:`drop_removed`: the live rows are copied into the spare set,
+        which then becomes current (so that an interrupted copy changes nothing)."""
+        shapes = self._shape_table.arrays
+        current, count, spare = self.sets(self._count)
+        kept = _live_rows_into(current, count, spare, shapes.ids, shapes.body)
+        self._current, self._spare, self._count, self._stale, self._stale_spare, \
+            self._arrays = spare, current, kept, False, False, None

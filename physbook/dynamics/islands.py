@@ -239,3 +239,47 @@ def island_after_removal(islands: np.ndarray, kinds: np.ndarray, awake: np.ndarr
     labels[row:count - 1] = labels[row + 1:count].copy()
     remaining = labels[:count - 1]
     remaining[remaining > row] -= 1
+
+
+def islands_after_removals(islands: np.ndarray, kinds: np.ndarray, awake: np.ndarray,
+                           removed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`island_after_removal` for the bodies at the rows ``removed`` (sorted,
+    distinct) at once, changing nothing: returns the labels of the bodies that remain,
+    renumbered as their rows will be, and the rows (as they are now) of the sleeping dynamic
+    bodies to wake. ``kinds`` and ``awake`` are body columns of every row in use; ``islands``
+    has at least as many rows.
+
+    Each island that holds a removed body wakes and its bodies get labels of their own, as
+    removing the bodies one by one does: the second removal of an island finds its bodies
+    labelled apart already.
+    """
+    count = len(kinds)
+    labels = np.empty(count - len(removed), np.int64)
+    woken = np.empty(count, np.int64)
+    woke = _relabel_after_removals(islands, kinds, awake, removed, np.zeros(count, np.bool_),
+                                   labels, woken)
+    return labels, woken[:woke]
+
+
+@njit(refcounted=False)
+def _relabel_after_removals(islands, kinds, awake, removed, touched, labels, woken):
+    """The loop of :func:`islands_after_removals`: fills ``labels`` and the first entries
+    of ``woken``, returns how many; ``touched`` (N,) bool, all false, is scratch. A label
+    is the row of a body of its island, never a removed one once those islands are
+    relabelled, and a row behind j removed ones moves up j rows."""
+    for row in removed:
+        touched[islands[row]] = True
+    woke = 0
+    gaps = 0
+    for i in range(kinds.shape[0]):
+        if gaps < removed.shape[0] and removed[gaps] == i:
+            gaps += 1
+            continue
+        label = islands[i]
+        if touched[label]:
+            label = i
+            if kinds[i] == DYNAMIC and not awake[i]:
+                woken[woke] = i
+                woke += 1
+        labels[i - gaps] = label - np.searchsorted(removed, label)
+    return woke

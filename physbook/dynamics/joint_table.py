@@ -5,6 +5,9 @@ column (:class:`JointColumns`): its kind, the body rows it links, where it holds
 its settings, and the impulses it gave in the last step (kept for warm starting and read as
 the joint's reaction). Like bodies, joints have stable ids; removing one moves the rows
 behind it up by one, in order.
+
+Adding and removing are all or nothing. A removal (of joints, and of the joints of removed
+bodies) builds the table it leaves, and takes it in with one assignment.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physbook._buffers import grown
+from physbook._buffers import grown, without_rows
 from physbook._jit import njit
 
 
@@ -101,6 +104,19 @@ IMPULSE_COLUMNS = ("linear_impulses", "angular_impulses", "spring_impulses",
                    "motor_impulses", "lower_impulses", "upper_impulses")
 
 
+class JointRemoval(NamedTuple):
+    """A removal worked out by :meth:`JointTable.removal`: the joint ``rows`` removed and
+    their ``handles``, and the table after it: its ``columns``, ``count``, ``row_of_id``
+    map and ``kept`` handles."""
+
+    rows: np.ndarray
+    handles: list
+    columns: dict
+    count: int
+    row_of_id: np.ndarray
+    kept: list
+
+
 class JointTable:
     """The rows of a world's joints (see the module docstring)."""
 
@@ -148,43 +164,74 @@ class JointTable:
             self._columns = {name: grown(column, row + 1)
                              for name, column in self._columns.items()}
         self._row_of_id = grown(self._row_of_id, joint_id + 1, fill=-1)
+        # The new row and id lie beyond the count and the ids given: unseen until the
+        # last line takes them in.
         for name, column in self._columns.items():
             column[row] = values.get(name, 0)
         self._row_of_id[joint_id] = row
-        self._next_id += 1
-        self._count += 1
-        self._handles.append(handle)
-        self._arrays = None
-        self._joined = None
+        mark = self.mark()
+        try:
+            self._handles.append(handle)
+            self._count, self._next_id, self._arrays, self._joined = (row + 1, joint_id + 1,
+                                                                      None, None)
+        except BaseException:
+            self.truncate(mark)
+            raise
         return joint_id
+
+    def mark(self) -> tuple[int, int]:
+        """What :meth:`truncate` goes back to: (rows in use, next id)."""
+        return self._count, self._next_id
+
+    def truncate(self, mark: tuple[int, int]) -> None:
+        """Forget the joints added since :meth:`mark` gave ``mark``, whether their
+        :meth:`add` finished or not."""
+        del self._handles[mark[0]:]
+        self._count, self._next_id, self._arrays, self._joined = (*mark, None, None)
 
     def remove(self, joint_id: int):
         """Remove joint ``joint_id``; the rows behind it move up one. Returns its handle."""
-        row = self.row_of(joint_id)
+        removal = self.removal(joint_rows=[self.row_of(joint_id)])
+        self.apply_removal(removal)
+        return removal.handles[0]
+
+    def removal(self, joint_rows=(), body_rows=()) -> JointRemoval | None:
+        """Work out the removal of the joints at ``joint_rows`` and of every joint that
+        holds a body at ``body_rows`` (sorted, distinct), bodies that leave the world: the
+        joints' rows of the bodies behind them are renumbered (a body behind j of them
+        moves up j rows). Returns None when the table would not change; nothing changes
+        yet (:meth:`apply_removal` does it)."""
         count = self._count
-        for column in self._columns.values():
-            column[row : count - 1] = column[row + 1 : count]
-        self._count -= 1
-        self._row_of_id[joint_id] = -1
-        later = self._row_of_id > row
-        self._row_of_id[later] -= 1
-        handle = self._handles.pop(row)
-        self._arrays = None
-        self._joined = None
-        return handle
+        body_rows = np.asarray(body_rows, np.int64)
+        bodies = self._columns["bodies"][:count]
+        gone = np.zeros(count, np.bool_)
+        gone[np.asarray(joint_rows, np.int64)] = True
+        if len(body_rows):
+            gone |= np.isin(bodies, body_rows).any(axis=1)
+        rows = np.flatnonzero(gone)
+        if not len(rows) and not (len(body_rows) and np.any(bodies > body_rows[0])):
+            return None
+        keep = np.flatnonzero(~gone)
+        columns = {}
+        for name, column in self._columns.items():
+            columns[name] = np.zeros_like(column)
+            columns[name][:len(keep)] = column[keep]
+        renumbered = columns["bodies"][:len(keep)]
+        renumbered -= np.searchsorted(body_rows, renumbered)
+        # Ids grow with the rows, so the live ids in order are the ids of the rows.
+        ids = np.flatnonzero(self._row_of_id[:self._next_id] >= 0)
+        row_of_id = self._row_of_id.copy()
+        row_of_id[ids[rows]] = -1
+        row_of_id[ids[keep]] = np.arange(len(keep))
+        return JointRemoval(rows, [self._handles[row] for row in rows.tolist()], columns,
+                            len(keep), row_of_id, without_rows(self._handles, rows))
 
-    def joints_of(self, body_row: int) -> list:
-        """The joints that hold the body at ``body_row``."""
-        bodies = self.arrays.bodies
-        rows = np.flatnonzero((bodies[:, 0] == body_row) | (bodies[:, 1] == body_row))
-        return [self._handles[row] for row in rows]
-
-    def body_removed(self, body_row: int) -> None:
-        """The body at ``body_row`` left the world (its joints were removed first): rows of
-        the bodies behind it move up one."""
-        bodies = self.arrays.bodies
-        bodies[bodies > body_row] -= 1
-        self._joined = None
+    def apply_removal(self, removal: JointRemoval | None) -> None:
+        """Take in the table ``removal`` (from :meth:`removal`) leaves, in one assignment."""
+        if removal is not None:
+            self._columns, self._count, self._row_of_id, self._handles, self._arrays, \
+                self._joined = (removal.columns, removal.count, removal.row_of_id,
+                                removal.kept, None, None)
 
     def joined_pairs(self) -> np.ndarray:
         """Sorted keys ``a·2³² + b`` (a < b body rows) of bodies held by a joint whose

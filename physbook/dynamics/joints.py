@@ -168,6 +168,7 @@ class Joint:
         self._values = {"kinds": self.kind_code, "lower": -math.inf, "upper": math.inf}
         self._world = None
         self._id = -1
+        self._removed_with: tuple[int, ...] = ()  # ids of its bodies whose removal took it
 
     # --- the table behind the joint ---------------------------------------------------
 
@@ -190,16 +191,23 @@ class Joint:
     def _attach(self, world, joint_id: int) -> None:
         self._world, self._id = world, joint_id
 
-    def _detach_from(self, table) -> None:
-        """Keep the settings ``table`` holds for this joint, leave it and the world."""
+    def _settings(self, table) -> dict:
+        """The settings ``table`` holds for this joint: what it keeps when it leaves."""
         arrays, row = table.arrays, table.row_of(self._id)
+        settings = {}
         for column in self._values:
             if column != "kinds":
                 value = getattr(arrays, column)[row]
-                self._values[column] = value.copy() if isinstance(value, np.ndarray) \
+                settings[column] = value.copy() if isinstance(value, np.ndarray) \
                     else float(value)
-        table.remove(self._id)
-        self._world, self._id = None, -1
+        return settings
+
+    def _leave(self, settings: dict, removed_with: tuple[int, ...] = ()) -> None:
+        """Leave the world (its table has dropped the joint's row), keeping ``settings``;
+        ``removed_with``: the ids of its bodies whose removal took it along. Calling it
+        again changes nothing more."""
+        self._values.update(settings)
+        self._world, self._id, self._removed_with = None, -1, removed_with
 
     def row_values(self) -> dict:
         """The columns of this joint's row, as :meth:`World.add_joint` writes them."""

@@ -6,10 +6,15 @@ or :data:`~physbook.kinds.POLYGON`), the row of the body that owns it, its radiu
 in body coordinates. A circle stores its centre as its one vertex (normal unused, zero).
 
 Every shape also has an ``id`` that never changes and is never reused. Rows are compacted
-when a body is removed, so a row number is only good until the next removal; the id is what
+when bodies are removed, so a row number is only good until the next removal; the id is what
 persists, and contacts are keyed by it. Ids grow with the rows (a new shape gets the largest
 id and the last row, and compaction keeps the order), so rows sorted by row are also sorted
 by id.
+
+A removal is all or nothing, as the body table's is: :meth:`ShapeTable.removal` works it out
+without changing anything, and :meth:`ShapeTable.apply_removal` carries it out in one
+compiled pass, each part of it once, so that a call interrupted midway is finished by
+calling it again.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import grown
+from physbook._buffers import grown, without_rows
 from physbook._jit import njit
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Circle, Polygon, Shape
@@ -60,6 +65,71 @@ class ShapeFilterArrays(NamedTuple):
 #: Bytes a row of capacity allocates: nine 8-byte columns, a flag, and room for four
 #: vertices and four normals of two floats each.
 _BYTES_PER_ROW = 9 * 8 + 1 + 2 * 4 * 2 * 8
+
+
+class ShapeRemoval(NamedTuple):
+    """A removal worked out by :meth:`ShapeTable.removal`: the body rows removed
+    (``bodies``, sorted), the shape ``rows`` dropped (sorted), the shape ``count`` before it,
+    the shapes ``kept``, ``vertices`` in use and ``sensors`` after it, the list of shape
+    objects after it (``(start, stop)`` when the rows dropped are one run, cut out in place,
+    else the new list), and ``done``, (1,) bool, set by the compiled pass."""
+
+    bodies: np.ndarray
+    rows: np.ndarray
+    count: int
+    kept: int
+    vertices: int
+    sensors: int
+    shapes: tuple | list
+    done: np.ndarray
+
+
+@njit(refcounted=False)
+def _remove_shape_rows(integers, radius, sensor, vertices, normals, removed, count, done):
+    """Drop the shapes of the body rows ``removed`` (sorted) from the first ``count`` rows,
+    in one call. The shapes behind move up in order, their vertices close up in the pool,
+    and each body row is renumbered: a body behind j removed ones moves up j rows.
+    ``integers`` are the columns ids, kind, body, vertex_start, vertex_count, category,
+    mask and group. ``done[0]`` is set last: the pass ran, all of it."""
+    ids, kind, body, vertex_start, vertex_count, category, mask, group = integers
+    kept = 0
+    free = 0  # the next row of the vertex pool to fill
+    behind = 0  # removed bodies ahead of the owner
+    for s in range(count):
+        owner = body[s]
+        start = vertex_start[s]
+        size = vertex_count[s]
+        if owner < removed[0] and kept == s:  # nothing dropped yet: the shape stays
+            kept += 1
+            free = start + size
+            continue
+        # A world's shapes lie in the order of their bodies, so the count of removed
+        # bodies ahead only grows; a table in another order is searched afresh.
+        if behind > 0 and removed[behind - 1] >= owner:
+            behind = np.searchsorted(removed, owner)
+        while behind < removed.shape[0] and removed[behind] < owner:
+            behind += 1
+        if behind < removed.shape[0] and removed[behind] == owner:
+            continue
+        ids[kept] = ids[s]
+        kind[kept] = kind[s]
+        category[kept] = category[s]
+        mask[kept] = mask[s]
+        group[kept] = group[s]
+        radius[kept] = radius[s]
+        sensor[kept] = sensor[s]
+        vertex_count[kept] = size
+        # Vertex runs lie in row order, so a run never moves down past one still unread.
+        for k in range(size):
+            vertices[free + k, 0] = vertices[start + k, 0]
+            vertices[free + k, 1] = vertices[start + k, 1]
+            normals[free + k, 0] = normals[start + k, 0]
+            normals[free + k, 1] = normals[start + k, 1]
+        vertex_start[kept] = free
+        body[kept] = owner - behind
+        free += size
+        kept += 1
+    done[0] = True
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -184,6 +254,7 @@ class ShapeTable:
             setattr(self, name, grown(getattr(self, name), row + 1))
         self._vertices = grown(self._vertices, end)
         self._normals = grown(self._normals, end)
+        # The new row lies beyond the count, unseen until the last line takes it in.
         self._ids[row], self._kind[row], self._body[row] = self._next_id, kind, body
         self._radius[row] = radius
         self._vertex_start[row], self._vertex_count[row] = start, end - start
@@ -191,43 +262,83 @@ class ShapeTable:
         self._mask[row] = shape_filter.mask
         self._group[row] = shape_filter.group
         self._sensor[row] = sensor
-        self._sensor_count += sensor
         self._vertices[start:end] = vertices
         self._normals[start:end] = normals
-        self._shapes.append(shape)
-        self._next_id += 1
-        self._count += 1
-        self._vertex_total = end
-        self._arrays = self._filters = None
+        mark = self.mark()
+        try:
+            self._shapes.append(shape)
+            self._next_id, self._count, self._vertex_total, self._sensor_count, \
+                self._arrays, self._filters = (self._next_id + 1, row + 1, end,
+                                               self._sensor_count + sensor, None, None)
+        except BaseException:
+            self.truncate(mark)
+            raise
         return row
+
+    def mark(self) -> tuple[int, int, int, int]:
+        """What :meth:`truncate` goes back to: (count, vertices in use, next id, sensors)."""
+        return self._count, self._vertex_total, self._next_id, self._sensor_count
+
+    def truncate(self, mark: tuple[int, int, int, int]) -> None:
+        """Forget the shapes appended since :meth:`mark` gave ``mark``, whether their
+        :meth:`append` finished or not."""
+        del self._shapes[mark[0]:]
+        self._count, self._vertex_total, self._next_id, self._sensor_count, self._arrays, \
+            self._filters = (*mark, None, None)
 
     def remove_body(self, body: int) -> None:
         """Drop the shapes of body row ``body``; bodies behind it move up one row.
 
         The rows and vertices of the other shapes close the gaps in order, and each keeps
-        its id. The work is a few array gathers, not a loop over shapes.
+        its id. The work is one compiled pass, not a loop in Python.
         """
-        body = _check.non_negative_int(body, "body")
-        rows = np.flatnonzero(self._body[: self._count] != body)
-        counts = self._vertex_count[rows]
-        new_starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-        total = int(counts.sum())
-        # Vertex k of kept shape j moves from old_starts[j] + k to new_starts[j] + k; a
-        # source row is never behind its target, so the gather reads before it overwrites.
-        sources = np.repeat(self._vertex_start[rows] - new_starts, counts) + np.arange(total)
-        self._vertices[:total] = self._vertices[sources]
-        self._normals[:total] = self._normals[sources]
-        kept = len(rows)
-        for name in ("_ids", "_kind", "_body", "_radius", "_vertex_count", "_category",
-                     "_mask", "_group", "_sensor"):
-            column = getattr(self, name)
-            column[:kept] = column[rows]
-        self._vertex_start[:kept] = new_starts
-        self._body[:kept] -= self._body[:kept] > body
-        self._shapes = [self._shapes[row] for row in rows.tolist()]
-        self._count, self._vertex_total = kept, total
-        self._sensor_count = int(np.count_nonzero(self._sensor[:kept]))
-        self._arrays = self._filters = None
+        self.remove_bodies([_check.non_negative_int(body, "body")])
+
+    def remove_bodies(self, bodies) -> None:
+        """Drop the shapes of the body rows ``bodies`` (any order) at once; a body behind
+        j of them moves up j rows (see :meth:`remove_body`)."""
+        removal = self.removal(bodies)
+        try:
+            self.apply_removal(removal)
+        except BaseException:
+            self.apply_removal(removal)  # finish it: each part is done once
+            raise
+
+    def removal(self, bodies) -> ShapeRemoval:
+        """Work out the removal of the shapes of the body rows ``bodies`` for
+        :meth:`apply_removal`; nothing changes yet."""
+        array = np.asarray(bodies)
+        if array.ndim != 1 or not len(array) or array.dtype.kind not in "iu" or (
+                array.min() < 0):
+            raise ValueError(f"bodies must be body rows (non-negative integers), at least "
+                             f"one, got {bodies!r}")
+        bodies = np.unique(array.astype(np.int64))
+        count = self._count
+        rows = np.flatnonzero(np.isin(self._body[:count], bodies))
+        if not len(rows) or rows[-1] - rows[0] + 1 == len(rows):
+            shapes = (int(rows[0]), int(rows[-1]) + 1) if len(rows) else (0, 0)
+        else:
+            shapes = without_rows(self._shapes, rows)
+        return ShapeRemoval(
+            bodies, rows, count, count - len(rows),
+            self._vertex_total - int(self._vertex_count[rows].sum()),
+            self._sensor_count - int(np.count_nonzero(self._sensor[rows])), shapes,
+            np.zeros(1, np.bool_))
+
+    def apply_removal(self, removal: ShapeRemoval) -> None:
+        """Carry out ``removal`` (from :meth:`removal`). Each part is done once, so a call
+        interrupted midway is finished by calling again."""
+        if not removal.done[0]:
+            _remove_shape_rows((self._ids, self._kind, self._body, self._vertex_start,
+                                self._vertex_count, self._category, self._mask, self._group),
+                               self._radius, self._sensor, self._vertices, self._normals,
+                               removal.bodies, removal.count, removal.done)
+        if isinstance(removal.shapes, list):
+            self._shapes = removal.shapes
+        elif len(self._shapes) == removal.count:
+            del self._shapes[removal.shapes[0]:removal.shapes[1]]
+        self._count, self._vertex_total, self._sensor_count, self._arrays, self._filters = (
+            removal.kept, removal.vertices, removal.sensors, None, None)
 
     def aabbs(self, origins, angles) -> tuple[np.ndarray, np.ndarray]:
         """World AABBs of every shape (m), for bodies at ``origins`` (N, 2) and ``angles`` (N,).
