@@ -7,6 +7,8 @@ and a step in steady state allocates nothing.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 
@@ -69,3 +71,16 @@ def without_rows(items: list, rows: np.ndarray) -> list:
         start = row + 1
     kept.extend(items[start:])
     return kept
+
+
+class CachesViews:
+    """A table that caches views of its columns (in the attributes named by
+    ``_CACHED_VIEWS``, with the value each holds when nothing is cached) and rebuilds them
+    after a change. ``pickle`` and ``copy.deepcopy`` keep the columns without the views: a
+    copied view is an array of its own, so writes through it would miss the columns and
+    the next rebuilt view would undo them."""
+
+    _CACHED_VIEWS: dict = {}
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, **copy.deepcopy(self._CACHED_VIEWS)}

@@ -313,10 +313,9 @@ class World:
     def __getstate__(self) -> dict:
         """What ``pickle`` and ``copy.deepcopy`` keep of a world: all of it but the compiled
         step's gathered state (numba's handles on the columns), gathered again at the next
-        step. A copy steps on exactly as the world would."""
-        state = self.__dict__.copy()
-        state["_step_state"] = None
-        return state
+        step, and the views of the stage buffers, cut again (a copied view would be an
+        array of its own). A copy steps on exactly as the world would."""
+        return {**self.__dict__, "_step_state": None, "_stage_views": None}
 
     # --- the step --------------------------------------------------------------------
 

@@ -162,8 +162,8 @@ def world_state(world: pb.World, joints: list | None = None) -> dict:
     state.update({f"shapes.filters.{name}": column for name, column in zip(
         ("category", "mask", "group", "sensor"), shapes.filters, strict=True)})
     for name, table in (("contacts", world._contacts), ("sensed", world._sensor_contacts)):
-        state[name] = (table._stale, table._count,
-                       [column[:table._count] for column in table._current])
+        # Read through arrays: rows a removal left stale get their new body rows there.
+        state[name] = (table.count, [column.copy() for column in table.arrays])
     state.update({f"joints.{name}": column for name, column in zip(
         world.joint_arrays._fields, world.joint_arrays, strict=True)})
     if joints is not None:

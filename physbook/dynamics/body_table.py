@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import grown, without_rows
+from physbook._buffers import CachesViews, grown, without_rows
 from physbook._jit import njit
 
 
@@ -164,7 +164,7 @@ class BodyRemoval(NamedTuple):
     done: np.ndarray
 
 
-class BodyTable:
+class BodyTable(CachesViews):
     """The rows of a world's bodies (see the module docstring).
 
     Parameters
@@ -172,6 +172,8 @@ class BodyTable:
     capacity
         Rows to allocate at first; the columns double whenever they fill up.
     """
+
+    _CACHED_VIEWS = {"_arrays": None}
 
     def __init__(self, capacity: int = 16):
         capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)

@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import ColumnView
+from physbook._buffers import CachesViews, ColumnView
 from physbook._jit import njit
 from physbook.collision.manifold import collide_rows, narrow_scratch, pair_rotations
 from physbook.dynamics.materials import pair_friction, pair_restitution
@@ -259,7 +259,7 @@ def _check_update(pairs, shapes, origins, angles, restitutions, frictions, margi
                          "and distinct (as broadphase.canonical_pairs returns them)")
 
 
-class ContactTable:
+class ContactTable(CachesViews):
     """The touching shape pairs of a world, one row each (see the module docstring).
 
     The columns (:class:`ContactColumns`) are properties of the table, views of the rows in
@@ -281,6 +281,8 @@ class ContactTable:
                                   writable=True)
     restitutions = ColumnView("(M,) the pair's mixed restitution.")
     frictions = ColumnView("(M,) the pair's mixed friction coefficient.")
+
+    _CACHED_VIEWS = {"_arrays": None, "_views": {}}
 
     def __init__(self, capacity: int = 16):
         capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physbook._buffers import grown, without_rows
+from physbook._buffers import CachesViews, grown, without_rows
 from physbook._jit import njit
 
 
@@ -117,8 +117,10 @@ class JointRemoval(NamedTuple):
     kept: list
 
 
-class JointTable:
+class JointTable(CachesViews):
     """The rows of a world's joints (see the module docstring)."""
+
+    _CACHED_VIEWS = {"_arrays": None}
 
     def __init__(self, capacity: int = 4):
         self._columns = {name: np.zeros((capacity,) + shape, dtype)

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import grown, without_rows
+from physbook._buffers import CachesViews, grown, without_rows
 from physbook._jit import njit
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Circle, Polygon, Shape
@@ -138,7 +138,7 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return view
 
 
-class ShapeTable:
+class ShapeTable(CachesViews):
     """Shapes in flat arrays, one row each (see the module docstring).
 
     Parameters
@@ -146,6 +146,8 @@ class ShapeTable:
     capacity
         Shape rows to allocate at first; the arrays double whenever they fill up.
     """
+
+    _CACHED_VIEWS = {"_arrays": None, "_filters": None}
 
     def __init__(self, capacity: int = 16):
         capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
