@@ -338,6 +338,7 @@ class World:
         self._snapshot.forget()
         self._saved_joint_impulses = _NONE_SAVED
         rows_before = (self._contacts.rows_set, self._sensor_contacts.rows_set)
+        steps_before = self._step_count
         try:
             if self._compiled and self._own_stages and not self._shapes.sensor_count:
                 # The library's own stages: the same stages, as one compiled call.
@@ -345,7 +346,10 @@ class World:
             else:
                 self._step_staged(dt)
         except BaseException as error:
-            self._undo_step(rows_before)
+            # A step ends by counting itself (_conclude_step), and an interrupt can land
+            # as that returns: counted, the step is done, and the world stays after it.
+            if self._step_count == steps_before:
+                self._undo_step(rows_before)
             interrupt = _interrupt_behind(error)
             if interrupt is None:
                 raise

@@ -49,13 +49,15 @@ def _state(world: pb.World) -> list[np.ndarray]:
 
 
 def _raising_at(line: int):
-    """A trace function that raises Injected at the ``line``-th line physbook runs."""
+    """A trace function that raises Injected at the ``line``-th moment physbook's Python
+    may be interrupted at: the start of a line, or a function's return (CPython looks for
+    a signal as each call returns, so an interrupt can land just after a call's work)."""
     count = [0]
 
     def trace(frame, event, argument):
         if event == "call":
             return trace if frame.f_code.co_filename.startswith(PACKAGE) else None
-        if event == "line":
+        if event in ("line", "return"):
             count[0] += 1
             if count[0] == line:
                 raise Injected(f"line {line}: {frame.f_code.co_filename}:{frame.f_lineno}")

@@ -451,8 +451,9 @@ def test_remove_joint_after_its_body_was_removed_says_the_joint_left_with_it():
 # --- all or nothing: an interrupt at every line ------------------------------------------
 
 def interrupted_at(line: int, call) -> bool:
-    """Run ``call()`` with ``KeyboardInterrupt`` raised at its ``line``-th line event
-    (every Python line it runs, in every function it calls); False if it finished first.
+    """Run ``call()`` with ``KeyboardInterrupt`` raised at its ``line``-th line or return
+    event (every Python line it runs, in every function it calls, and just after each
+    returns, where CPython looks for a signal too); False if it finished first.
     A trace function that raises is taken off, so the rest runs untraced. The garbage
     collector is off meanwhile: its callbacks (hypothesis registers one) would be traced,
     and an exception raised in one is dropped."""
@@ -460,7 +461,7 @@ def interrupted_at(line: int, call) -> bool:
 
     def trace(frame, event, arg):
         nonlocal seen
-        if event == "line":
+        if event in ("line", "return"):
             seen += 1
             if seen == line:
                 raise KeyboardInterrupt
