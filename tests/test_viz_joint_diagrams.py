@@ -36,7 +36,7 @@ def diagram(ax, world, row=0):
 
 
 def test_prismatic_diagram_draws_the_axis_fixed_in_a_and_the_slide(axes):
-    # Slide B by s = 0.6 m along the axis: the drawn gap d then lies along u, so p·d = 0
+    # Slide B by s = 0.6 m along the axis: the drawn gap d then lies along u, so n·d = 0
     # and u·d = s is the joint's own translation. Turning A by 0.25 rad then turns u with
     # it: u = R(0.25)·axis, and u·d is still the joint's translation.
     world, a, b = two_bodies()
@@ -45,9 +45,9 @@ def test_prismatic_diagram_draws_the_axis_fixed_in_a_and_the_slide(axes):
     b.position = b.position + 0.6 * axis
     drawn = diagram(axes, world)
     assert drawn["u"] == pytest.approx(axis, abs=1e-12)
-    assert drawn["p"] @ drawn["u"] == pytest.approx(0.0, abs=1e-15)
+    assert drawn["n"] @ drawn["u"] == pytest.approx(0.0, abs=1e-15)
     assert drawn["u"] @ drawn["d"] == pytest.approx(0.6, abs=1e-12)
-    assert drawn["p"] @ drawn["d"] == pytest.approx(0.0, abs=1e-12)
+    assert drawn["n"] @ drawn["d"] == pytest.approx(0.0, abs=1e-12)
     assert drawn["c_A"] + drawn["r_A"] == pytest.approx(drawn["p_A"], abs=1e-12)
     assert "u·d free" in axes.get_title()
     a.angle = a.angle + 0.25

@@ -3,7 +3,7 @@
 Every joint row is built from a few vectors (chapter 11): the centres of mass c_A, c_B,
 the arms r = R(θ)·r_local from each centre to its anchor, the gap d = p_B − p_A between
 the anchors, and, for a prismatic or wheel joint, the axis u fixed in A and its
-perpendicular p = (−u_y, u_x). :func:`draw_joint_diagram` draws those vectors for one row of
+perpendicular n = (−u_y, u_x). :func:`draw_joint_diagram` draws those vectors for one row of
 a world's joint table and names the joint's rows, so that the figure and the rows the
 chapter derives use the same letters.
 """
@@ -23,9 +23,9 @@ from physbook.viz.linkage import joint_anchor_pairs
 JOINT_ROWS = {
     DISTANCE: "|d| − L (along u = d/|d|)",
     REVOLUTE: "p_B − p_A (2 rows)\nθ_B − θ_A − θ₀ (limits, motor)",
-    PRISMATIC: "p·d,  θ_B − θ_A − θ₀\nu·d free (limits, motor)",
+    PRISMATIC: "n·d,  θ_B − θ_A − θ₀\nu·d free (limits, motor)",
     WELD: "p_B − p_A (2 rows)\nθ_B − θ_A − θ₀",
-    WHEEL: "p·d\nspring on u·d, motor on ω_B − ω_A",
+    WHEEL: "n·d\nspring on u·d, motor on ω_B − ω_A",
     MOUSE: "p_B − target (2 rows, soft,\n|λ| ≤ F_max·h)",
 }
 
@@ -43,11 +43,11 @@ def draw_joint_diagram(ax: Axes, joints: JointColumns, centers, angles, row: int
                        axis_length: float = 0.5) -> dict[str, np.ndarray]:
     """Draw the vectors of joint ``row`` on bodies at ``centers`` (N, 2) and ``angles``
     (N,): the centres, the arms r_A and r_B to the anchors, the gap d between the anchors,
-    the axis u and its perpendicular p (prismatic and wheel joints, drawn ``axis_length``
+    the axis u and its perpendicular n (prismatic and wheel joints, drawn ``axis_length``
     m long at A's anchor) and a mouse joint's target; the joint's rows as the title.
 
     Returns the vectors drawn (m): ``c_A``, ``c_B``, ``p_A``, ``p_B``, ``r_A``, ``r_B``,
-    ``d``, and ``u``, ``p`` for a joint with an axis. A mouse joint has no body A: its
+    ``d``, and ``u``, ``n`` for a joint with an axis. A mouse joint has no body A: its
     ``p_A`` is the target and it has no ``c_A`` or ``r_A``.
     """
     ax = _arguments.axes(ax)
@@ -72,12 +72,12 @@ def draw_joint_diagram(ax: Axes, joints: JointColumns, centers, angles, row: int
         cosine, sine = np.cos(angles[body_a]), np.sin(angles[body_a])
         local = joints.local_axes[row]
         u = np.array([cosine * local[0] - sine * local[1], sine * local[0] + cosine * local[1]])
-        drawn["u"], drawn["p"] = u, np.array([-u[1], u[0]])
+        drawn["u"], drawn["n"] = u, np.array([-u[1], u[0]])
         # The line B's anchor must stay on: through p_A along u.
         line = p_a + np.outer([-3.0, 3.0], u) * axis_length
         ax.plot(line[:, 0], line[:, 1], color="0.6", ls=":", lw=1)
         _arrow(ax, p_a, axis_length * drawn["u"], "C2", "u")
-        _arrow(ax, p_a, axis_length * drawn["p"], "C4", "p")
+        _arrow(ax, p_a, axis_length * drawn["n"], "C4", "n")
     for side in ("A", "B"):
         if f"c_{side}" in drawn:
             center = drawn[f"c_{side}"]
