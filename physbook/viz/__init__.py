@@ -37,6 +37,7 @@ from physbook.viz.integration import (
     plot_convergence,
     plot_frame_timeline,
 )
+from physbook.viz.joint_diagrams import JOINT_ROWS, draw_joint_diagram
 from physbook.viz.linkage import draw_joints, joint_anchor_pairs
 from physbook.viz.notebook import setup_notebook, show_source, version_problems
 from physbook.viz.player import FRAME_BUDGET, animate
@@ -105,6 +106,8 @@ __all__ = [
     "draw_judder_frame",
     "draw_joints",
     "joint_anchor_pairs",
+    "JOINT_ROWS",
+    "draw_joint_diagram",
     "METHOD_COLORS",
     "draw_orbits",
     "fitted_slope",
