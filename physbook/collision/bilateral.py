@@ -18,11 +18,12 @@ module finds the same time of impact as Box2D's b2TimeOfImpact does (Catto, GDC 
    is the target. Then t₁ = t₂ and step 1 starts again.
 
 Each t₁ is safe when the root found is the first root of s on its bracket: s ≤ d there, so
-the distance has not reached the target either. A spin of more than about a quarter turn
-in the step can make s dip and rise again within a bracket, or leave the shapes apart
-along the axis at t_max after passing through each other mid-step: root finding then
-misses a contact that conservative advancement, whose every jump is safe, finds. Box2D
-limits a body's turn per step for this reason (b2_maxRotation, a quarter turn).
+the distance has not reached the target either. A body that turns far in the step can make
+s dip and rise again within a bracket, or leave the shapes apart along the axis at t_max
+after passing through each other mid-step (a rod swinging through the vertical just above
+the ground does it at a quarter turn): root finding then misses a contact, or finds a later
+one, where conservative advancement, whose every jump is safe, finds the first. Box2D
+limits a body's turn per step for this reason (a quarter turn).
 """
 
 from __future__ import annotations
