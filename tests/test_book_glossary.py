@@ -61,7 +61,8 @@ def test_preface_has_a_table_of_symbols():
     rows = _glossary_rows()
     assert len(rows) >= 25, f"only {len(rows)} rows in the preface's table of symbols"
     symbols = " ".join(symbol for symbol, _ in rows)
-    for needed in ("\\lambda", "\\kappa", "\\dot\\omega", "\\mathbf t", "\\mathbf n", "K"):
+    for needed in ("\\lambda", "\\kappa", "\\dot\\omega", "\\mathbf t", "\\mathbf n", "K",
+                   "$M$", "$J$"):
         assert needed in symbols, f"the table of symbols lacks {needed}"
 
 
@@ -97,3 +98,33 @@ def test_tangent_row_matches_the_library():
     tangents = vec.perp(normals)
     assert np.allclose(tangents, np.column_stack([-normals[:, 1], normals[:, 0]]))
     assert np.allclose(vec.cross(normals, tangents), 1.0)       # n × t = +1: a left turn
+
+
+def _math(text: str) -> list[str]:
+    """The LaTeX between dollar signs in ``text``, display and inline."""
+    return [display or inline for display, inline in
+            re.findall(r"\$\$(.+?)\$\$|\$([^$]+?)\$", text, re.DOTALL)]
+
+
+def _capital_cases() -> list:
+    """One case per (single capital-letter symbol of a row, plain or bold, cited chapter)."""
+    cases = []
+    for symbol, chapters in _glossary_rows():
+        for bold, letter in re.findall(r"\$(\\mathbf )?([A-Z])\$", symbol):
+            for chapter in chapters:
+                name = f"{'bold-' if bold else ''}{letter}"
+                cases.append(pytest.param(letter, bool(bold), chapter, id=f"{name}-ch{chapter}"))
+    return cases
+
+
+@pytest.mark.parametrize("letter, bold, chapter", _capital_cases())
+def test_cited_chapter_uses_the_capital(letter, bold, chapter):
+    """A row such as $M$ (the mass matrix) or $\\mathbf J$ (an impulse) cites chapters whose
+    formulas write that letter, plain or bold as the row writes it."""
+    formulas = "\n".join(_math(_markdown(_chapters()[chapter])))
+    if bold:
+        pattern = rf"\\mathbf\s*\{{?{letter}(?![A-Za-z])"
+    else:
+        pattern = rf"(?<![\\A-Za-z])(?<!\\mathbf )(?<!\\mathbf\{{){letter}(?![A-Za-z])"
+    assert re.search(pattern, formulas), \
+        f"chapter {chapter} never writes {'bold ' if bold else ''}{letter} in a formula"

@@ -281,6 +281,29 @@ def _checked_sweep(value, name: str) -> Sweep:
                  float(value.a1), np.asarray(value.local_center, float))
 
 
+def checked_problem(shape_a, sweep_a, shape_b, sweep_b, t_max, target, tolerance, trace):
+    """The arguments of a time of impact, checked: ((core, sweep, reach) of each shape,
+    t_max, target, tolerance, trace), the tolerance by default a millionth of the larger
+    reach (:data:`~physbook.constants.TOI_TOLERANCE_FRACTION`)."""
+    trace = _check.flag(trace, "trace")
+    for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
+        _check.instance(shape, name, (Circle, Polygon), "a Circle or a Polygon")
+    sweep_a = _checked_sweep(sweep_a, "sweep_a")
+    sweep_b = _checked_sweep(sweep_b, "sweep_b")
+    t_max = _check.positive_scalar(t_max, "t_max")
+    if t_max > 1.0:
+        raise ValueError(f"t_max must be at most 1 (a fraction of the step), got {t_max}")
+    target = _check.non_negative_scalar(target, "target")
+    core_a, core_b = core(shape_a), core(shape_b)
+    reach_a = reach(core_a[0], core_a[2], sweep_a.local_center)
+    reach_b = reach(core_b[0], core_b[2], sweep_b.local_center)
+    if tolerance is None:
+        tolerance = TOI_TOLERANCE_FRACTION * max(reach_a, reach_b)
+    tolerance = _check.positive_scalar(tolerance, "tolerance")
+    return ((core_a, sweep_a, reach_a), (core_b, sweep_b, reach_b), t_max, target, tolerance,
+            trace)
+
+
 def approach_bound(reach_a: float, sweep_a: Sweep, reach_b: float, sweep_b: Sweep) -> float:
     """How fast the shapes may approach, per unit of t (m):
     |Δc_B − Δc_A| + |Δa_A|·r_A + |Δa_B|·r_B."""
@@ -299,21 +322,8 @@ def time_of_impact(shape_a, sweep_a: Sweep, shape_b, sweep_b: Sweep, t_max: floa
     the time found is then at most tolerance/approach-speed early, and never late. With
     ``trace`` the result also holds the fractions the advancement stepped through.
     """
-    trace = _check.flag(trace, "trace")
-    for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
-        _check.instance(shape, name, (Circle, Polygon), "a Circle or a Polygon")
-    sweep_a = _checked_sweep(sweep_a, "sweep_a")
-    sweep_b = _checked_sweep(sweep_b, "sweep_b")
-    t_max = _check.positive_scalar(t_max, "t_max")
-    if t_max > 1.0:
-        raise ValueError(f"t_max must be at most 1 (a fraction of the step), got {t_max}")
-    target = _check.non_negative_scalar(target, "target")
-    core_a, core_b = core(shape_a), core(shape_b)
-    reach_a = reach(core_a[0], core_a[2], sweep_a.local_center)
-    reach_b = reach(core_b[0], core_b[2], sweep_b.local_center)
-    if tolerance is None:
-        tolerance = TOI_TOLERANCE_FRACTION * max(reach_a, reach_b)
-    tolerance = _check.positive_scalar(tolerance, "tolerance")
+    (core_a, sweep_a, reach_a), (core_b, sweep_b, reach_b), t_max, target, tolerance, trace = \
+        checked_problem(shape_a, sweep_a, shape_b, sweep_b, t_max, target, tolerance, trace)
     bound = approach_bound(reach_a, sweep_a, reach_b, sweep_b)
     if not math.isfinite(bound):
         raise ValueError("the sweeps move too far for a float: the bound on approach, "
