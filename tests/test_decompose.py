@@ -8,6 +8,7 @@ import pytest
 import shapely
 
 import physbook as pb
+from physbook.geometry import decompose
 
 
 def star_outline(n, rng):
@@ -131,6 +132,51 @@ def test_five_hundred_random_outlines_are_tiled_by_convex_pieces(method):
     if method == "hertel_mehlhorn":
         assert worst <= 4.0
     assert worst > 1.0
+
+
+def bayazit_pieces(points, prefer_reflex=True, trace=None):
+    """Bayazit's pieces of an outline, by the library's own preparation of it."""
+    _, local, order, weld = decompose._counter_clockwise(points)
+    return decompose.bayazit(local[order], weld, trace=trace, prefer_reflex=prefer_reflex)
+
+
+@pytest.mark.parametrize("prefer_reflex", [True, False])
+def test_bayazit_makes_at_most_one_piece_more_than_reflex_corners(prefer_reflex):
+    # Each cut runs from a reflex corner into the wedge of its two extended edges, so it
+    # fixes that corner and makes no corner reflex: r reflex corners, at most r + 1 pieces
+    # (Chazelle's upper bound). Hertel–Mehlhorn keeps at most two diagonals per reflex
+    # corner: 2r + 1.
+    reached = 0
+    for points in OUTLINES:
+        reflex = reflex_count(points)
+        count = len(bayazit_pieces(points, prefer_reflex))
+        assert count <= reflex + 1
+        assert len(pb.decompose(points, "hertel_mehlhorn")) <= 2 * reflex + 1
+        reached += count == reflex + 1
+    assert 0 < reached < len(OUTLINES)     # the bound is met on some, not on every, outline
+
+
+# Two reflex corners facing each other, (3, 1) and (3, 5), with two convex corners nearer
+# to each than the other is: one cut between the two fixes both.
+FACING_NOTCHES = np.array([[0, 0], [3, 1], [6, 0], [6.3, 2.2], [6, 6], [3, 5], [0, 6],
+                           [-0.3, 2.2]], float)
+
+
+def test_bayazit_prefers_a_reflex_corner_the_cut_also_fixes():
+    cuts = []
+    scored = bayazit_pieces(FACING_NOTCHES, trace=cuts)
+    _, local, order, _ = decompose._counter_clockwise(FACING_NOTCHES)
+    targets = {tuple(local[k]) for k in order if tuple(FACING_NOTCHES[k]) in {(3, 1), (3, 5)}}
+    assert len(cuts) == 1 and {tuple(cuts[0][0]), tuple(cuts[0][1])} == targets
+    assert len(scored) == 2 == reflex_count(FACING_NOTCHES) // 2 + 1   # the least possible
+    # The nearest visible corner is a convex one; cutting there fixes one corner per cut.
+    assert len(bayazit_pieces(FACING_NOTCHES, prefer_reflex=False)) == 3
+
+
+def test_bayazit_score_makes_fewer_pieces_than_the_nearest_corner():
+    scored = sum(len(bayazit_pieces(points)) for points in OUTLINES)
+    nearest = sum(len(bayazit_pieces(points, prefer_reflex=False)) for points in OUTLINES)
+    assert scored < nearest
 
 
 def test_ear_clipping_makes_n_minus_2_triangles_that_tile_the_outline():

@@ -9,7 +9,9 @@ every method returns the same pairs:
 - :mod:`~physbook.broadphase.naive`: the N² reference (chapter 9);
 - :mod:`~physbook.broadphase.sweep`: sort and sweep, kept sorted by insertion (chapters 9, 12);
 - :mod:`~physbook.broadphase.grid`: a uniform grid, or spatial hash (chapter 12);
-- :mod:`~physbook.broadphase.tree`: a dynamic AABB tree, the default (chapter 12).
+- :mod:`~physbook.broadphase.tree`: a dynamic AABB tree, the default (chapter 12);
+- :mod:`~physbook.broadphase.insertion`: trees grown by greedy insertion with AVL rotations
+  (Box2D v2's) or by branch and bound with cost rotations (Box2D v3's), compared (chapter 12).
 
 It imports layers 0–2 only: never the narrow phase, the dynamics or the world.
 """
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from physbook import _check
-from physbook.broadphase import filters, grid, naive, pairs, sweep, tree
+from physbook.broadphase import filters, grid, insertion, naive, pairs, sweep, tree
 from physbook.broadphase.grid import UniformGrid, grid_pairs
 from physbook.broadphase.naive import NaiveBroadPhase, naive_pairs
 from physbook.broadphase.sweep import SortAndSweep, sweep_pairs
@@ -52,5 +54,6 @@ def broad_phase(name_or_stage) -> tuple[Callable, bool]:
 
 
 __all__ = ["BROAD_PHASES", "DEFAULT_BROAD_PHASE", "STAGES", "DynamicTree", "NaiveBroadPhase",
-           "SortAndSweep", "UniformGrid", "broad_phase", "filters", "grid", "naive", "pairs",
+           "SortAndSweep", "UniformGrid", "broad_phase", "filters", "grid", "insertion", "naive",
+           "pairs",
            "sweep", "tree"]

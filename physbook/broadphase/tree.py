@@ -6,13 +6,14 @@ recent motion. A leaf is *renewed* (given a new fat box) only when its shape's b
 fat box, so most steps renew few leaves. Every internal node's box encloses its two
 children's.
 
-*Insertion* walks down from the root choosing, at each node, the cheaper of making the new
-leaf a sibling of the node or descending into one child, by the surface-area heuristic: in
-2D the cost of a node is its perimeter, since a ray or box query visits a node with a
-probability that grows with it. Walking back up, each node's box and height are refitted and
-a node whose children's heights differ by more than one is *rotated*: the taller child takes
-its place and the node takes the shorter grandchild, as in an AVL tree, so the height stays
-O(log N).
+*Insertion*, as in Box2D v2, walks down from the root choosing, at each node, the cheaper of
+making the new leaf a sibling of the node or descending into one child, by the surface-area
+heuristic: in 2D the cost of a node is its perimeter, since a random line crosses a box with
+a probability proportional to it. Walking back up, each node's box and height are refitted
+and a node whose children's heights differ by more than one is *rotated*: the taller child
+takes its place and the node takes the shorter grandchild, as in an AVL tree, so the height
+stays O(log N). (:mod:`~physbook.broadphase.insertion` sets this beside Box2D v3's search
+by branch and bound and rotations by cost.)
 
 A renewed leaf stays where it is in the tree, as in Box2D v3: its new fat box is written
 in place and its ancestors refitted, up to the first one whose box does not change.
@@ -1190,8 +1191,11 @@ class DynamicTree:
     @property
     def area_ratio(self) -> float:
         """The surface-area cost: the internal nodes' perimeters summed, over the root's.
-        A query visits each node with a chance about its perimeter over the root's, so
-        this is about the number of nodes a random query tests."""
+        A random line that crosses the root crosses each box with a chance of its
+        perimeter over the root's (Cauchy–Crofton), so this is the expected number of
+        internal nodes such a line crosses; a ray walk tests 1 + 2 × that many nodes.
+        (For random points the chances go with area instead, for random boxes with the
+        area of the box grown by the query box.)"""
         nodes, root = self._nodes, self.root
         if root == _NULL:
             return 0.0

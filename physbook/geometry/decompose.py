@@ -7,10 +7,12 @@
 - :func:`decompose` with ``"hertel_mehlhorn"``: triangulate, then remove each diagonal
   whose two sides merge into a convex piece. No piece can then be merged with a neighbour,
   which bounds the count at four times the fewest convex pieces possible.
-- :func:`decompose` with ``"bayazit"``: cut at a reflex corner towards the nearest corner
-  it can see between where its two edges, extended, meet the outline (or to the middle of
-  those two points), and repeat on both halves. It often needs fewer pieces, and may add
-  corners.
+- :func:`decompose` with ``"bayazit"``: cut at a reflex corner to a corner it can see
+  between where its two edges, extended, meet the outline (or to the middle of those two
+  points), preferring a reflex corner that the cut fixes too, then any reflex corner, then
+  the nearest; repeat on both halves. Each cut fixes at least one reflex corner and makes
+  none, so r reflex corners give at most r + 1 pieces (twice the fewest possible); the cuts
+  may add corners.
 
 Outlines may run either way round; they are made counter-clockwise first, and corners on a
 straight run are dropped (the same weld tolerance as :mod:`~physbook.geometry.hull`).
@@ -274,13 +276,18 @@ def _sees(ring, i, j, weld) -> bool:
 
 
 def bayazit(ring: np.ndarray, weld: float, trace: list | None = None,
-            max_pieces: int | None = None) -> list[np.ndarray]:
+            max_pieces: int | None = None, prefer_reflex: bool = True) -> list[np.ndarray]:
     """Mark Bayazit's decomposition of the counter-clockwise simple polygon ``ring``
     ((n, 2) points): find a reflex corner, cut from it to the best corner it can see
-    between where its two edges, extended, meet the outline (the nearest), or, if none lies
-    there, to the midpoint of the two meeting points (a new corner); repeat on both sides.
-    A polygon with no reflex corner is a piece. Returns the pieces as (m, 2) arrays;
-    ``trace``, if a list, receives each cut (corner, point reached)."""
+    between where its two edges, extended, meet the outline, or, if none lies there, to the
+    midpoint of the two meeting points (a new corner); repeat on both sides. A polygon with
+    no reflex corner is a piece. Returns the pieces as (m, 2) arrays; ``trace``, if a list,
+    receives each cut (corner, point reached).
+
+    The best corner is Bayazit's: a reflex corner whose own reflex angle the cut also
+    splits below π, else a reflex corner, else a convex one, the nearest of its kind
+    (his score 1/(d² + 1) + 3, 2 or 1, whose distance term stays below 1). With
+    ``prefer_reflex=False``, simply the nearest."""
     pieces = []
     stack = [np.asarray(ring, float)]
     limit = max_pieces if max_pieces is not None else 4 * len(ring) + 4
@@ -295,7 +302,7 @@ def bayazit(ring: np.ndarray, weld: float, trace: list | None = None,
             before, here, after = poly[i - 1], poly[i], poly[(i + 1) % n]
             if _area(before, here, after) >= -weld * float(np.hypot(*(after - here))):
                 continue  # convex or straight: not reflex
-            cut = _bayazit_cut(poly, i, weld)
+            cut = _bayazit_cut(poly, i, weld, prefer_reflex)
             break
         if cut is None:
             pieces.append(poly)
@@ -307,13 +314,28 @@ def bayazit(ring: np.ndarray, weld: float, trace: list | None = None,
     return pieces
 
 
-def _bayazit_cut(poly, i, weld):
+def _bayazit_cut(poly, i, weld, prefer_reflex=True):
     """The two polygons on either side of the cut from reflex corner i (see :func:`bayazit`),
     with the point the cut reaches."""
     n = len(poly)
 
     def at(k):
         return poly[k % n]
+
+    def rank(k):
+        # Bayazit's score as (kind, −distance²), compared in that order: kind 3 for a
+        # reflex corner k whose wedge holds corner i (the cut splits k's angle below π
+        # on both sides, fixing two reflex corners at once), 2 for another reflex
+        # corner, 1 for a convex one; with prefer_reflex False, distance only.
+        distance = float(np.sum((at(i) - at(k)) ** 2))
+        if not prefer_reflex:
+            return (0, -distance)
+        kind = 1
+        if _area(at(k - 1), at(k), at(k + 1)) < -weld * float(np.hypot(*(at(k + 1) - at(k)))):
+            kind = 2
+            if _area(at(k - 1), at(k), at(i)) >= 0.0 and _area(at(k + 1), at(k), at(i)) <= 0.0:
+                kind = 3
+        return (kind, -distance)
 
     lower_distance = upper_distance = np.inf
     lower_point = upper_point = None
@@ -353,16 +375,17 @@ def _bayazit_cut(poly, i, weld):
     if lower_index == (upper_index + 1) % n:
         lower_index, upper_index = 0, n - 1  # the midpoint was blocked: look everywhere
     stop = upper_index + n if lower_index > upper_index else upper_index
-    best, best_distance = -1, np.inf
+    best, best_rank = -1, None
     for j in range(lower_index, stop + 1):
         k = j % n
         if k == i or k == (i - 1) % n or k == (i + 1) % n:
             continue
         if (_area(at(i - 1), at(i), at(k)) >= 0.0 and _area(at(i + 1), at(i), at(k)) <= 0.0
                 and _sees(poly, i, k, weld)):
-            distance = float(np.sum((at(i) - at(k)) ** 2))
-            if distance < best_distance:
-                best, best_distance = k, distance
+            score = rank(k)
+            if best_rank is None or score > best_rank:
+                best, best_rank = k, score
+    best_distance = np.inf
     if best < 0:
         # None in that range is visible: any visible corner will do.
         for k in range(n):
