@@ -8,6 +8,7 @@ and a step in steady state allocates nothing.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 import numpy as np
 
@@ -84,3 +85,15 @@ class CachesViews:
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, **copy.deepcopy(self._CACHED_VIEWS)}
+
+
+def carry_out(apply: Callable, plan) -> None:
+    """``apply(plan)``, finished even if an exception (Ctrl-C, a ``MemoryError``) cuts it
+    short: ``apply`` does each part of ``plan`` once however often it is called, so calling
+    it again completes it, and the exception is raised after. A change worked out first as
+    a plan, changing nothing, and applied this way is all or nothing."""
+    try:
+        apply(plan)
+    except BaseException:
+        apply(plan)
+        raise

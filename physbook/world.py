@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import ColumnView, grown
+from physbook._buffers import ColumnView, carry_out, grown
 from physbook.broadphase import DEFAULT_BROAD_PHASE
 from physbook.broadphase import broad_phase as resolve_broad_phase
 from physbook.broadphase.filters import ShapeFilters, shape_filters
@@ -1001,12 +1001,7 @@ class World:
             return
         if not bodies:
             return
-        removal = self._removal(bodies)
-        try:
-            self._apply_removal(removal)
-        except BaseException:
-            self._apply_removal(removal)  # finish it: each part is done once
-            raise
+        carry_out(self._apply_removal, self._removal(bodies))
 
     def _removal(self, bodies: list[Body]) -> _Removal:
         """Work out the removal of ``bodies``: everything it writes, computed first, so
@@ -1126,11 +1121,7 @@ class World:
             raise ValueError("joint is not in this world")
         removal = self._joints.removal(joint_rows=[self._joints.row_of(joint._id)])
         settings = joint._settings(self._joints)
-        try:
-            self._detach_joint(joint, removal, settings)
-        except BaseException:
-            self._detach_joint(joint, removal, settings)  # finish it: each part is done once
-            raise
+        carry_out(lambda plan: self._detach_joint(joint, *plan), (removal, settings))
 
     def _detach_joint(self, joint: Joint, removal: JointRemoval, settings: dict) -> None:
         """Carry out :meth:`remove_joint`; calling it again changes nothing more."""

@@ -33,7 +33,17 @@ settings.load_profile("ci")
 LONGEST_FIRST = ("tests/browser/test_jupyterlab.py", "tests/test_reader_path.py")
 
 
-def pytest_collection_modifyitems(items):
+#: What runs chapters of the book (every notebook under nbval, the reader's path, the
+#: browser, the static site): marked ``book``, so that ``pytest -m "not book"`` runs the
+#: library's own tests alone, the loop to run while editing the engine.
+BOOK_TESTS = ("book/", "tests/browser/", "tests/test_reader_path.py", "tests/test_export_book.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.startswith(BOOK_TESTS):
+            item.add_marker("book")
+
     def rank(item):
         module = item.nodeid.split("::")[0]
         return LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)

@@ -92,13 +92,19 @@ def layer(module: str) -> str:
     return LAYER_OF_PREFIX[prefix]
 
 
+def physbook_imports(names: set[str], importer: str) -> set[str]:
+    """The physbook modules among ``names`` that ``importer`` imports. "physbook" itself
+    stays in: ``import physbook as pb`` or ``from physbook import World`` inside a lower
+    layer reaches the whole package, the top layer."""
+    return {m for m in names if (m == "physbook" or m.startswith("physbook.")) and m != importer}
+
+
 def import_graph() -> dict[str, set[str]]:
     """Module name -> the physbook modules it imports."""
     graph = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         name = module_name(path)
-        graph[name] = {m for m in imported_names(path)
-                       if m.startswith("physbook") and m != "physbook" and m != name}
+        graph[name] = physbook_imports(imported_names(path), name)
     return graph
 
 
@@ -195,6 +201,17 @@ def test_a_cycle_is_caught_however_long():
     ring = {"a.x": {"a.y"}, "a.y": {"a.z"}, "a.z": {"a.x"}}
     assert cycles(ring) == [["a.x", "a.y", "a.z", "a.x"]]
     assert cycles({"a": {"a.b"}, "a.b": {"a"}}) == []  # a package and its own module
+
+
+@pytest.mark.parametrize("line", ["import physbook as pb", "from physbook import World",
+                                  "import physbook"])
+def test_an_import_of_the_package_from_a_lower_layer_is_caught(tmp_path, line):
+    source = tmp_path / "shapes.py"
+    source.write_text(f"def f():\n    {line}\n")
+    graph = {"physbook.geometry.shapes": physbook_imports(imported_names(source),
+                                                          "physbook.geometry.shapes")}
+    assert upward_imports(graph) == [
+        "physbook.geometry.shapes (geometry) imports physbook (package)"]
 
 
 def test_a_lazy_import_counts(tmp_path):

@@ -39,7 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import grown
+from physbook._buffers import carry_out, grown
 from physbook._jit import njit
 from physbook.broadphase.filters import ShapeFilters, _may_collide
 from physbook.broadphase.pairs import (
@@ -1056,12 +1056,7 @@ class DynamicTree:
     def remove_rows(self, rows) -> None:
         """Rows ``rows`` were removed and the rows behind them moved up: drop their leaves
         and renumber, keeping every other leaf where it is."""
-        removal = self.removal(rows)
-        try:
-            self.apply_removal(removal)
-        except BaseException:
-            self.apply_removal(removal)  # finish it: each part is done once
-            raise
+        carry_out(self.apply_removal, self.removal(rows))
 
     def removal(self, rows) -> TreeRemoval | None:
         """Work out :meth:`remove_rows` for :meth:`apply_removal` (None: no leaf holds

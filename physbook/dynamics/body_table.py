@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import CachesViews, grown, without_rows
+from physbook._buffers import CachesViews, carry_out, grown, without_rows
 from physbook._jit import njit
 
 
@@ -335,10 +335,5 @@ class BodyTable(CachesViews):
     def remove(self, body_id: int) -> int:
         """Remove body ``body_id``; the rows behind it move up one. Returns its old row."""
         row = self.row_of(body_id)
-        removal = self.removal([row])
-        try:
-            self.remove_rows(removal)
-        except BaseException:
-            self.remove_rows(removal)  # finish it: each part is done once
-            raise
+        carry_out(self.remove_rows, self.removal([row]))
         return row

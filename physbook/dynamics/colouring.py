@@ -45,7 +45,7 @@ import numpy as np
 
 from physbook._jit import njit, prange, thread_count
 from physbook.constants import COLOURS, LANE_MINIMUM, LANES, PARALLEL_ROWS, STATIC_COLOURS
-from physbook.dynamics.contact_table import ContactColumns, contact_columns
+from physbook.dynamics.contact_table import ContactColumns, contact_columns, copy_contact_row
 from physbook.dynamics.wide_pass import (
     BY_ROWS,
     lane_arrays,
@@ -275,19 +275,7 @@ def gather_contacts(contacts, order, gathered, kinds=None):
         m = order[i]
         if kinds is not None and kinds[m] != ROW_BY_ROW:
             continue
-        gathered.point_counts[i] = contacts.point_counts[m]
-        gathered.restitutions[i] = contacts.restitutions[m]
-        gathered.frictions[i] = contacts.frictions[m]
-        for k in range(2):
-            gathered.shape_ids[i, k] = contacts.shape_ids[m, k]
-            gathered.bodies[i, k] = contacts.bodies[m, k]
-            gathered.normals[i, k] = contacts.normals[m, k]
-            gathered.depths[i, k] = contacts.depths[m, k]
-            gathered.features[i, k] = contacts.features[m, k]
-            gathered.normal_impulses[i, k] = contacts.normal_impulses[m, k]
-            gathered.tangent_impulses[i, k] = contacts.tangent_impulses[m, k]
-            gathered.points[i, k, 0] = contacts.points[m, k, 0]
-            gathered.points[i, k, 1] = contacts.points[m, k, 1]
+        copy_contact_row(contacts, m, gathered, i)
 
 
 @njit(refcounted=False)

@@ -177,6 +177,24 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_restitutions, 
 
 
 @njit(refcounted=False)
+def copy_contact_row(source, m, target, i):
+    """Copy row ``m`` of the contact columns ``source`` into row ``i`` of ``target``."""
+    target.point_counts[i] = source.point_counts[m]
+    target.restitutions[i] = source.restitutions[m]
+    target.frictions[i] = source.frictions[m]
+    for k in range(2):
+        target.shape_ids[i, k] = source.shape_ids[m, k]
+        target.bodies[i, k] = source.bodies[m, k]
+        target.normals[i, k] = source.normals[m, k]
+        target.depths[i, k] = source.depths[m, k]
+        target.features[i, k] = source.features[m, k]
+        target.normal_impulses[i, k] = source.normal_impulses[m, k]
+        target.tangent_impulses[i, k] = source.tangent_impulses[m, k]
+        target.points[i, k, 0] = source.points[m, k, 0]
+        target.points[i, k, 1] = source.points[m, k, 1]
+
+
+@njit(refcounted=False)
 def _live_rows_into(old, count, new, ids, body):
     """Copy the rows 0 .. count − 1 of ``old`` whose two shapes are still in the shape
     table (``ids``, sorted; ``body``, each shape's body row) into ``new``, in order, with
@@ -188,20 +206,9 @@ def _live_rows_into(old, count, new, ids, body):
         if (a == ids.shape[0] or ids[a] != old.shape_ids[m, 0] or b == ids.shape[0]
                 or ids[b] != old.shape_ids[m, 1]):
             continue
-        for k in range(2):
-            new.shape_ids[kept, k] = old.shape_ids[m, k]
-            new.normals[kept, k] = old.normals[m, k]
-            new.depths[kept, k] = old.depths[m, k]
-            new.features[kept, k] = old.features[m, k]
-            new.normal_impulses[kept, k] = old.normal_impulses[m, k]
-            new.tangent_impulses[kept, k] = old.tangent_impulses[m, k]
-            new.points[kept, k, 0] = old.points[m, k, 0]
-            new.points[kept, k, 1] = old.points[m, k, 1]
+        copy_contact_row(old, m, new, kept)
         new.bodies[kept, 0] = body[a]
         new.bodies[kept, 1] = body[b]
-        new.point_counts[kept] = old.point_counts[m]
-        new.restitutions[kept] = old.restitutions[m]
-        new.frictions[kept] = old.frictions[m]
         kept += 1
     return kept
 

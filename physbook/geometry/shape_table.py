@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import CachesViews, grown, without_rows
+from physbook._buffers import CachesViews, carry_out, grown, without_rows
 from physbook._jit import njit
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Circle, Polygon, Shape
@@ -299,12 +299,7 @@ class ShapeTable(CachesViews):
     def remove_bodies(self, bodies) -> None:
         """Drop the shapes of the body rows ``bodies`` (any order) at once; a body behind
         j of them moves up j rows (see :meth:`remove_body`)."""
-        removal = self.removal(bodies)
-        try:
-            self.apply_removal(removal)
-        except BaseException:
-            self.apply_removal(removal)  # finish it: each part is done once
-            raise
+        carry_out(self.apply_removal, self.removal(bodies))
 
     def removal(self, bodies) -> ShapeRemoval:
         """Work out the removal of the shapes of the body rows ``bodies`` for

@@ -1,9 +1,12 @@
 """Drawing, animation and widgets for the book. The engine itself never imports this.
 
 Each sub-module belongs to the chapters that need it; everything is re-exported here, so
-chapters write ``pb.viz.animate(...)``, ``pb.viz.draw_world(...)``.
+chapters write ``pb.viz.animate(...)``, ``pb.viz.draw_world(...)``. It draws with
+matplotlib and makes sliders with ipywidgets, which the engine does not need: they come
+with the ``viz`` extra (``pip install "physbook[viz]"``).
 """
 
+from physbook.viz import _requirements  # noqa: F401 (first: says what is missing)
 from physbook.viz.boxes import box_outlines, draw_boxes, draw_grid, draw_pairs, draw_tree
 from physbook.viz.collision import (
     COLOR_A,
