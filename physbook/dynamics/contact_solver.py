@@ -810,7 +810,8 @@ def land_early_bounces(contacts, bodies, work):
     e·|v_n|·(1 − τ)·dt = e·|v_n|·dt − e·s apart. The difference, (1 + e)·s, is removed as a
     position pass removes overlap: a pseudo-impulse q = (1 + e)·s/K along −n on B and +n on
     A moves positions, Δc = ±q·n/m and Δθ = ±(r × q·n)/I, and no velocity. Without it the
-    bounce starts s too high and a bouncing ball's apex is (1 − e²)·s too high.
+    bodies end the step (1 + e)·s too far apart; under gravity a bouncing ball's apex then
+    comes out (1 − e²)·s too high, its error in continuous time.
     """
     awake = bodies.awake
     pairs, point_counts, normals, restitutions, depths = (
