@@ -93,6 +93,20 @@ def flag(value, name: str) -> bool:
     return bool(value)
 
 
+def box_corners(lower, upper, lower_name: str, upper_name: str,
+                rows: str = "N") -> tuple[np.ndarray, np.ndarray]:
+    """Return the (``rows``, 2) lower and upper corners of boxes as new float64 arrays,
+    finite, of the same shape, each lower corner at or below its upper one."""
+    lower = finite_array(lower, lower_name)
+    upper = finite_array(upper, upper_name)
+    if lower.ndim != 2 or lower.shape[1:] != (2,) or upper.shape != lower.shape:
+        raise ValueError(f"{lower_name} and {upper_name} must both have shape ({rows}, 2), "
+                         f"got {lower.shape} and {upper.shape}")
+    if np.any(lower > upper):
+        raise ValueError(f"{lower_name} must not exceed {upper_name}")
+    return lower, upper
+
+
 def finite_array(value, name: str) -> np.ndarray:
     """Return ``value`` as a new float64 array with every entry finite.
 

@@ -190,23 +190,12 @@ def _build(nodes, state, lower, upper, by_cost, stack, inherited):
                          free_next, state, leaf)
 
 
-def _boxes(lower, upper) -> tuple[np.ndarray, np.ndarray]:
-    lower = _check.finite_array(lower, "lower")
-    upper = _check.finite_array(upper, "upper")
-    if lower.ndim != 2 or lower.shape[1:] != (2,) or upper.shape != lower.shape:
-        raise ValueError(f"lower and upper must both have shape (N, 2), got {lower.shape} "
-                         f"and {upper.shape}")
-    if np.any(lower > upper):
-        raise ValueError("lower must not exceed upper")
-    return np.ascontiguousarray(lower, float), np.ascontiguousarray(upper, float)
-
-
 def inserted_tree(lower, upper, method: str = "greedy_avl") -> InsertedTree:
     """A tree of the boxes ``lower``–``upper`` ((N, 2) corners, m) inserted one by one in
     the order given, by ``method`` (one of :data:`INSERTION_METHODS`); the leaf of box k
     holds row k."""
     method = _check.choice(method, "method", INSERTION_METHODS)
-    lower, upper = _boxes(lower, upper)
+    lower, upper = _check.box_corners(lower, upper, "lower", "upper")
     count = len(lower)
     nodes = _empty_nodes(2 * count + 1)
     state = np.array([_NULL, 0, 0], np.int64)

@@ -1131,13 +1131,7 @@ class DynamicTree:
     def query_many(self, lowers, uppers) -> tuple[np.ndarray, np.ndarray]:
         """For K boxes at once ((K, 2) ``lowers`` and ``uppers``): (query index, row) of
         every row whose fat box overlaps box k, in one compiled call."""
-        lowers = _check.finite_array(lowers, "lowers")
-        uppers = _check.finite_array(uppers, "uppers")
-        if lowers.ndim != 2 or lowers.shape[1:] != (2,) or uppers.shape != lowers.shape:
-            raise ValueError(f"lowers and uppers must both have shape (K, 2), got "
-                             f"{lowers.shape} and {uppers.shape}")
-        if np.any(lowers > uppers):
-            raise ValueError("lowers must not exceed uppers")
+        lowers, uppers = _check.box_corners(lowers, uppers, "lowers", "uppers", rows="K")
         root = int(self._state[_ROOT])
         stack = np.empty(2 * (int(self._nodes.height[root]) + 2) if root != _NULL else 2,
                          np.int64)

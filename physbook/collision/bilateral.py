@@ -40,9 +40,9 @@ from physbook.collision.toi import (
     _SEPARATED,
     STATES,
     ToiResult,
-    _posed,
     checked_problem,
     convex_distance,
+    pose_both,
     work_arrays,
 )
 
@@ -105,19 +105,6 @@ def closest_features(points_a, points_b):
                     else:
                         kind, index_a, index_b = FACE_A, i, j
     return kind, index_a, index_b
-
-
-@njit
-def _pose_both(shape_a, motion_a, shape_b, motion_b, t, work):
-    """Pose both cores at fraction t into ``work``; returns their vertex counts."""
-    local_a, normals_a, _ = shape_a
-    local_b, normals_b, _ = shape_b
-    points_a, turned_a, points_b, turned_b = work
-    count_a = local_a.shape[0]
-    count_b = local_b.shape[0]
-    _posed(local_a, normals_a, motion_a, t, points_a[:count_a], turned_a[:count_a])
-    _posed(local_b, normals_b, motion_b, t, points_b[:count_b], turned_b[:count_b])
-    return count_a, count_b
 
 
 @njit
@@ -188,7 +175,7 @@ def root_advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance,
     for iteration in range(MAX_ITERATIONS):
         if iteration < trace.shape[0]:
             trace[iteration] = t1
-        count_a, count_b = _pose_both(shape_a, motion_a, shape_b, motion_b, t1, work)
+        count_a, count_b = pose_both(shape_a, motion_a, shape_b, motion_b, t1, work)
         evaluations += 1
         points_a, turned_a, points_b, turned_b = work
         d = convex_distance(points_a[:count_a], turned_a[:count_a], radius_a,
@@ -207,7 +194,7 @@ def root_advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance,
         t2 = t_max
         advanced = False
         for _ in range(max(count_a, count_b) + 1):
-            count_a, count_b = _pose_both(shape_a, motion_a, shape_b, motion_b, t2, work)
+            count_a, count_b = pose_both(shape_a, motion_a, shape_b, motion_b, t2, work)
             evaluations += 1
             s2, vertex_a, vertex_b = _deepest(kind, axis_x, axis_y, face_a, face_b, work,
                                               count_a, count_b)
@@ -222,7 +209,7 @@ def root_advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance,
                 t1 = t2
                 advanced = True
                 break
-            _pose_both(shape_a, motion_a, shape_b, motion_b, t1, work)
+            pose_both(shape_a, motion_a, shape_b, motion_b, t1, work)
             evaluations += 1
             s1 = _pair_separation(kind, axis_x, axis_y, vertex_a, vertex_b, work)
             if s1 <= core_target + tolerance:
@@ -238,7 +225,7 @@ def root_advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance,
                     t = low + (core_target - s_low) * (high - low) / (s_high - s_low)
                 else:
                     t = 0.5 * (low + high)
-                _pose_both(shape_a, motion_a, shape_b, motion_b, t, work)
+                pose_both(shape_a, motion_a, shape_b, motion_b, t, work)
                 evaluations += 1
                 s = _pair_separation(kind, axis_x, axis_y, vertex_a, vertex_b, work)
                 if abs(s - core_target) < tolerance:

@@ -185,15 +185,25 @@ def convex_distance(points_a, normals_a, radius_a, points_b, normals_b, radius_b
 
 
 @njit
-def _gap(shape_a, motion_a, shape_b, motion_b, t, work):
-    """The distance between the shapes at fraction t of their sweeps (m)."""
-    local_a, normals_a, radius_a = shape_a
-    local_b, normals_b, radius_b = shape_b
+def pose_both(shape_a, motion_a, shape_b, motion_b, t, work):
+    """Pose both shapes' cores at fraction t of their sweeps into ``work`` (the arrays of
+    :func:`work_arrays`); returns their vertex counts."""
+    local_a, normals_a, _ = shape_a
+    local_b, normals_b, _ = shape_b
     points_a, turned_a, points_b, turned_b = work
     count_a = local_a.shape[0]
     count_b = local_b.shape[0]
     _posed(local_a, normals_a, motion_a, t, points_a[:count_a], turned_a[:count_a])
     _posed(local_b, normals_b, motion_b, t, points_b[:count_b], turned_b[:count_b])
+    return count_a, count_b
+
+
+@njit
+def _gap(shape_a, motion_a, shape_b, motion_b, t, work):
+    """The distance between the shapes at fraction t of their sweeps (m)."""
+    radius_a, radius_b = shape_a[2], shape_b[2]
+    points_a, turned_a, points_b, turned_b = work
+    count_a, count_b = pose_both(shape_a, motion_a, shape_b, motion_b, t, work)
     return convex_distance(points_a[:count_a], turned_a[:count_a], radius_a,
                            points_b[:count_b], turned_b[:count_b], radius_b)
 
