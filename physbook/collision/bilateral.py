@@ -42,6 +42,7 @@ from physbook.collision.toi import (
     ToiResult,
     checked_problem,
     convex_distance,
+    nearest_vertex_edge,
     pose_both,
     work_arrays,
 )
@@ -55,18 +56,6 @@ MAX_ROOT_ITERATIONS = 50
 
 
 @njit
-def _vertex_on_segment(px, py, ax, ay, bx, by):
-    """(distance from p to the segment ab (m), the fraction u ∈ [0, 1] of its nearest point)."""
-    ex = bx - ax
-    ey = by - ay
-    length_squared = ex * ex + ey * ey
-    u = 0.0
-    if length_squared > 0.0:
-        u = min(max(((px - ax) * ex + (py - ay) * ey) / length_squared, 0.0), 1.0)
-    return math.hypot(px - ax - u * ex, py - ay - u * ey), u
-
-
-@njit
 def closest_features(points_a, points_b):
     """The closest features of two disjoint convex cores in world coordinates:
     (kind, index on A, index on B). A face is named by its first vertex's index, the edge
@@ -76,34 +65,17 @@ def closest_features(points_a, points_b):
     count_b = points_b.shape[0]
     best = math.inf
     kind, index_a, index_b = POINTS, 0, 0
-    if count_b > 1:
-        for j in range(count_a):
-            for i in range(count_b):
-                k = i + 1 if i + 1 < count_b else 0
-                gap, u = _vertex_on_segment(points_a[j, 0], points_a[j, 1], points_b[i, 0],
-                                            points_b[i, 1], points_b[k, 0], points_b[k, 1])
-                if gap < best:
-                    best = gap
-                    if u <= 0.0:
-                        kind, index_a, index_b = POINTS, j, i
-                    elif u >= 1.0:
-                        kind, index_a, index_b = POINTS, j, k
-                    else:
-                        kind, index_a, index_b = FACE_B, j, i
-    if count_a > 1:
-        for j in range(count_b):
-            for i in range(count_a):
-                k = i + 1 if i + 1 < count_a else 0
-                gap, u = _vertex_on_segment(points_b[j, 0], points_b[j, 1], points_a[i, 0],
-                                            points_a[i, 1], points_a[k, 0], points_a[k, 1])
-                if gap < best:
-                    best = gap
-                    if u <= 0.0:
-                        kind, index_a, index_b = POINTS, i, j
-                    elif u >= 1.0:
-                        kind, index_a, index_b = POINTS, k, j
-                    else:
-                        kind, index_a, index_b = FACE_A, i, j
+    if count_b > 1:  # a vertex of A against the faces of B
+        best, j, i, u = nearest_vertex_edge(points_a, points_b)
+        k = i + 1 if i + 1 < count_b else 0
+        kind = FACE_B if 0.0 < u < 1.0 else POINTS
+        index_a, index_b = j, (i if u < 1.0 else k)
+    if count_a > 1:  # a vertex of B against the faces of A
+        gap, j, i, u = nearest_vertex_edge(points_b, points_a)
+        if gap < best:
+            k = i + 1 if i + 1 < count_a else 0
+            kind = FACE_A if 0.0 < u < 1.0 else POINTS
+            index_a, index_b = (i if u < 1.0 else k), j
     return kind, index_a, index_b
 
 

@@ -110,8 +110,9 @@ def _posed(local, normals, motion, t, points, turned):
 
 
 @njit
-def _point_segment(px, py, ax, ay, bx, by):
-    """Distance (m) from the point p to the segment ab."""
+def nearest_on_segment(px, py, ax, ay, bx, by):
+    """(distance (m) from the point p to the segment ab, the fraction u ∈ [0, 1] along ab
+    of the segment's point nearest p)."""
     ex = bx - ax
     ey = by - ay
     length_squared = ex * ex + ey * ey
@@ -120,7 +121,7 @@ def _point_segment(px, py, ax, ay, bx, by):
         u = min(max(((px - ax) * ex + (py - ay) * ey) / length_squared, 0.0), 1.0)
     dx = px - ax - u * ex
     dy = py - ay - u * ey
-    return math.sqrt(dx * dx + dy * dy)
+    return math.sqrt(dx * dx + dy * dy), u
 
 
 @njit
@@ -138,16 +139,27 @@ def _separation(points_a, normals_a, points_b):
 
 
 @njit
-def _vertex_edge(points_a, points_b):
-    """The shortest distance from a vertex of a to an edge of the polygon b (m)."""
-    best = math.inf
-    n = points_b.shape[0]
-    for j in range(points_a.shape[0]):
+def nearest_vertex_edge(vertices, polygon):
+    """The vertex of ``vertices`` nearest to an edge of ``polygon`` (its vertices
+    counter-clockwise; the edge i runs from vertex i to the next): (the distance (m), the
+    vertex's index, the edge's index, the fraction u ∈ [0, 1] along the edge of its point
+    nearest the vertex). The first such pair wins a tie."""
+    best, vertex, edge, fraction = math.inf, 0, 0, 0.0
+    n = polygon.shape[0]
+    for j in range(vertices.shape[0]):
         for i in range(n):
             k = i + 1 if i + 1 < n else 0
-            best = min(best, _point_segment(points_a[j, 0], points_a[j, 1], points_b[i, 0],
-                                            points_b[i, 1], points_b[k, 0], points_b[k, 1]))
-    return best
+            gap, u = nearest_on_segment(vertices[j, 0], vertices[j, 1], polygon[i, 0],
+                                        polygon[i, 1], polygon[k, 0], polygon[k, 1])
+            if gap < best:
+                best, vertex, edge, fraction = gap, j, i, u
+    return best, vertex, edge, fraction
+
+
+@njit
+def _vertex_edge(points_a, points_b):
+    """The shortest distance from a vertex of a to an edge of the polygon b (m)."""
+    return nearest_vertex_edge(points_a, points_b)[0]
 
 
 @njit

@@ -49,7 +49,7 @@ from physbook.dynamics.contact_solver import (
 )
 from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
 from physbook.dynamics.solvers import SequentialImpulseSolver, _Setting, _stage_input
-from physbook.dynamics.split_impulses import set_split_targets, solve_split
+from physbook.dynamics.split_impulses import push_apart, set_split_targets, solve_split
 from physbook.vecmath.kernels import cross
 
 #: The code of split impulses, after the position corrections of
@@ -160,20 +160,11 @@ def solve_velocities_block(contacts, bodies, work, block):
                                       arms_b[m, k, 1])
                 continue
         for k in range(count):
-            rax = arms_a[m, k, 0]
-            ray = arms_a[m, k, 1]
-            rbx = arms_b[m, k, 0]
-            rby = arms_b[m, k, 1]
-            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
-                                         rby)
-            j = (targets[m, k] - (dvx * nx + dvy * ny)) * normal_masses[m, k]
-            total = max(normal_impulses[m, k] + j, 0.0)
-            j = total - normal_impulses[m, k]
-            normal_impulses[m, k] = total
+            j = push_apart(velocities, angular_velocities, inverse_masses, inverse_inertias,
+                           a, b, nx, ny, arms_a[m, k], arms_b[m, k], targets[m, k],
+                           normal_masses[m, k], normal_impulses, m, k)
             if j != 0.0:
                 total_normal_impulses[m, k] += j
-                apply_impulse(velocities, angular_velocities, inverse_masses,
-                              inverse_inertias, a, b, j * nx, j * ny, rax, ray, rbx, rby)
 
 
 @njit(refcounted=False)

@@ -23,6 +23,25 @@ from physbook.dynamics.contact_solver import apply_impulse, pair_slop, relative_
 
 
 @njit(refcounted=False)
+def push_apart(velocities, spins, inverse_masses, inverse_inertias, a, b, nx, ny, arm_a,
+               arm_b, target, normal_mass, impulses, m, k):
+    """One accumulated normal row, at point k of contact m (bodies a and b, normal n, arms
+    ``arm_a`` and ``arm_b``): j = (v* − v_n)·K⁻¹ with the total ``impulses[m, k]`` + j kept
+    at or above 0, applied along n to ``velocities`` and ``spins``; returns the j applied
+    (N·s)."""
+    rax, ray, rbx, rby = arm_a[0], arm_a[1], arm_b[0], arm_b[1]
+    dvx, dvy = relative_velocity(velocities, spins, a, b, rax, ray, rbx, rby)
+    j = (target - (dvx * nx + dvy * ny)) * normal_mass
+    total = max(impulses[m, k] + j, 0.0)
+    j = total - impulses[m, k]
+    impulses[m, k] = total
+    if j != 0.0:
+        apply_impulse(velocities, spins, inverse_masses, inverse_inertias, a, b, j * nx,
+                      j * ny, rax, ray, rbx, rby)
+    return j
+
+
+@njit(refcounted=False)
 def set_split_targets(contacts, bodies, work, bias_factor, slop, inverse_dt, split_targets,
                       split_impulses):
     """The pseudo-velocity each touching point aims for, β/Δt·max(d − slop, 0) (m/s), into
@@ -58,16 +77,6 @@ def solve_split(contacts, bodies, work, split_velocities, split_spins, split_tar
         for k in range(point_counts[m]):
             if split_targets[m, k] < 0.0:
                 continue
-            rax = arms_a[m, k, 0]
-            ray = arms_a[m, k, 1]
-            rbx = arms_b[m, k, 0]
-            rby = arms_b[m, k, 1]
-            dvx, dvy = relative_velocity(split_velocities, split_spins, a, b, rax, ray, rbx,
-                                         rby)
-            j = (split_targets[m, k] - (dvx * nx + dvy * ny)) * normal_masses[m, k]
-            total = max(split_impulses[m, k] + j, 0.0)
-            j = total - split_impulses[m, k]
-            split_impulses[m, k] = total
-            if j != 0.0:
-                apply_impulse(split_velocities, split_spins, inverse_masses, inverse_inertias,
-                              a, b, j * nx, j * ny, rax, ray, rbx, rby)
+            push_apart(split_velocities, split_spins, inverse_masses, inverse_inertias, a, b,
+                       nx, ny, arms_a[m, k], arms_b[m, k], split_targets[m, k],
+                       normal_masses[m, k], split_impulses, m, k)
