@@ -66,7 +66,7 @@ def no_pairs(boxes, filters) -> np.ndarray:
 
 def integration_only(world: pb.World):
     """The motion stages of ``World.step``, run on the world's own columns."""
-    bodies, gravity = world.arrays, world.gravity
+    bodies, gravity = world.bodies.arrays, world.gravity
 
     def call():
         integrate_velocities(bodies, gravity, DT)

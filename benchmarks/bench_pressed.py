@@ -71,7 +71,8 @@ def run_physbook(name: str, kwargs: dict, solver=None) -> dict:
                        else (value.position, value.angle)) for key, value in heavy.items()}
         velocities = [b.velocity for value in heavy.values()
                       for b in (value if isinstance(value, list) else [value])]
-        _frame(deepest, speeds, half_extent, shapes, world.origins[rows], world.angles[rows],
+        _frame(deepest, speeds, half_extent, shapes, world.bodies.origins[rows],
+               world.bodies.angles[rows],
                poses, velocities)
     return {"deepest": np.array(deepest), "speeds": np.array(speeds), "dt": scene.dt,
             "ms": 1000.0 * elapsed / max(scene.steps - TIMING_START, 1),

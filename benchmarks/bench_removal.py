@@ -97,7 +97,7 @@ def main() -> None:
         batch.remove_bodies(victims)
         elapsed = time.perf_counter() - start
         print(f"{args.removals} bodies in one remove_bodies call: {elapsed:.3f} s")
-        assert np.array_equal(batch.ids, one_by_one.ids)
+        assert np.array_equal(batch.bodies.ids, one_by_one.bodies.ids)
         assert batch.contacts.count == one_by_one.contacts.count
 
 

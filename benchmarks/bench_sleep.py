@@ -4,7 +4,7 @@
 
 For each pyramid (``--base`` boxes in the bottom row; 100 is the 5 050-box large pyramid) it
 steps physbook's default world until every box is asleep and reports when that happened,
-then times steps asleep and the same settled pile with sleep off (``world.sleeping =
+then times steps asleep and the same settled pile with sleep off (``world.sleep.enabled =
 False``): milliseconds per step and their ratio. pymunk, with ``sleep_time_threshold = 0.5``
 (its sleep is off by default), gets the same treatment when it is installed: its settle
 time, its asleep and awake step. A box that leaves the pile over the ground's edge falls for
@@ -45,7 +45,7 @@ def physbook_times(base: int, runs: int, steps: int):
     asleep_after, fallen = None, 0
     for k in range(1, MAX_SETTLE_STEPS + 1):
         world.step(DT)
-        if world.awake_count == 0:
+        if world.sleep.awake_count == 0:
             asleep_after = k * DT
             break
         if k % 30 == 0:  # twice a second: reading every body back costs as much as a step
@@ -55,7 +55,7 @@ def physbook_times(base: int, runs: int, steps: int):
                 asleep_after = k * DT
                 break
     asleep = statistics.median(mean_step_ms(world.step, DT, steps, 0) for _ in range(runs))
-    world.sleeping = False
+    world.sleep.enabled = False
     awake = statistics.median(mean_step_ms(world.step, DT, steps, 0) for _ in range(runs))
     return asleep_after, fallen, asleep, awake
 

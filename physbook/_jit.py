@@ -26,7 +26,10 @@ such a kernel into its caller, where the caller's references serve.
 numba's on-disk cache checks only the source file that defines a function, so a compiled
 kernel that calls a kernel in another module would keep running the old callee after that
 module changed (after a ``git pull``, say). physbook's functions are therefore cached under a
-stamp of the whole package's source: change any module and every kernel recompiles once.
+stamp of the source that compiled code can read (every module that makes kernels, and every
+module those import): change any of them and every kernel recompiles once. A module no
+kernel can reach (the world's bookkeeping in Python, the drawing) is left out of the stamp,
+so editing it recompiles nothing.
 They are kept in a folder named for the stamp, in the first directory of these that can be
 written: ``NUMBA_CACHE_DIR``, the module's ``__pycache__``, the user's cache (numba's order),
 and last a private folder in the temporary directory, which numba would not use (a read-only
@@ -39,6 +42,7 @@ kernels. :mod:`physbook._kernel_cache` reads and writes the folders, checking ev
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import inspect
@@ -80,11 +84,73 @@ else:
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+def _module_path(name: str) -> Path | None:
+    """The file of physbook module ``name`` (dotted), or None if it is not a module."""
+    parts = name.split(".")[1:]
+    path = PACKAGE_DIR.joinpath(*parts)
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _physbook_imports(path: Path) -> set[Path]:
+    """The files of the physbook modules that the file at ``path`` imports, wherever the
+    import stands; ``from physbook.x import y`` counts ``physbook.x.y`` when it is a
+    module, else ``physbook.x``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            # The names imported, where they are modules; else the module they come from.
+            names = [node.module if _module_path(f"{node.module}.{alias.name}") is None
+                     else f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name == "physbook" or name.startswith("physbook."):
+                module = _module_path(name)
+                if module is not None:
+                    found.add(module)
+    return found
+
+
+def kernel_sources() -> list[Path]:
+    """The source files compiled code can read: every physbook module that imports numba
+    or :mod:`physbook._jit` (where kernels are made), and every physbook module those
+    import, and so on. A module outside them (the world's bookkeeping in Python, the
+    drawing) changes no compiled kernel."""
+    files = sorted(PACKAGE_DIR.rglob("*.py"))
+    imports = {path: _physbook_imports(path) for path in files}
+    jit = PACKAGE_DIR / "_jit.py"
+    pending = [path for path in files if path == jit or jit in imports[path]
+               or b"numba" in path.read_bytes() and _imports_numba(path)]
+    reached = set(pending)
+    while pending:
+        for module in imports.get(pending.pop(), ()):
+            if module not in reached:
+                reached.add(module)
+                pending.append(module)
+    return sorted(reached)
+
+
+def _imports_numba(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "numba"
+                                                for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
+            return True
+    return False
+
+
 @cache
 def package_stamp() -> str:
-    """A hash of every physbook source file: the cache key of all compiled kernels."""
+    """A hash of the source files compiled code can read (:func:`kernel_sources`): the
+    cache key of all compiled kernels."""
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+    for path in kernel_sources():
         digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()

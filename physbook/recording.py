@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -60,3 +61,51 @@ class Recording:
     def frames(self) -> list[Frame]:
         """Every recorded state, for ``pb.viz.animate(recording.frames, draw)``."""
         return [self.frame(k) for k in range(len(self))]
+
+
+def recorded_run(world, steps: int, dt: float, before_step: Callable | None = None) -> Recording:
+    """Step ``world`` ``steps`` times and return a :class:`Recording` of steps + 1 states
+    (``World.run``); ``before_step(world)``, if given, runs before each step."""
+    steps = _check.non_negative_int(steps, "steps")
+    dt = _check.positive_scalar(dt, "dt")
+    if before_step is not None and not callable(before_step):
+        raise TypeError("before_step must be callable or None")
+    n = world.count
+    ids = world.bodies.ids.copy()
+    try:
+        times = np.empty(steps + 1)
+        origins = np.empty((steps + 1, n, 2))
+        angles = np.empty((steps + 1, n))
+        centers = np.empty((steps + 1, n, 2))
+        velocities = np.empty((steps + 1, n, 2))
+        angular_velocities = np.empty((steps + 1, n))
+    except MemoryError:
+        size = (steps + 1) * (8 * n + 1) * 8 / 2**30
+        raise ValueError(f"steps={steps} would record {size:.3g} GiB, more memory than is "
+                         "available; step the world in parts") from None
+
+    def record(k: int) -> None:
+        bodies = world.bodies.arrays
+        times[k] = world.time
+        origins[k] = bodies.origins
+        angles[k] = bodies.angles
+        centers[k] = bodies.centers
+        velocities[k] = bodies.velocities
+        angular_velocities[k] = bodies.angular_velocities
+
+    record(0)
+    for k in range(1, steps + 1):
+        if before_step is not None:
+            before_step(world)
+            if world.count != n or not np.array_equal(world.bodies.ids, ids):
+                raise RuntimeError("bodies were added or removed during run(); "
+                                   "step the world yourself when the bodies change")
+        world.step(dt)
+        if world.count != n:
+            raise RuntimeError("bodies were added or removed during run() (by a contact "
+                               "callback?); step the world yourself when the bodies "
+                               "change")
+        record(k)
+    return Recording(times, origins, angles, centers, velocities, angular_velocities,
+                     tuple(body.shapes for body in world.bodies), world.bodies.kinds.copy(),
+                     ids)

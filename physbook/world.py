@@ -5,6 +5,10 @@ in a :class:`~physbook.geometry.shape_table.ShapeTable` and the touching pairs i
 :class:`~physbook.dynamics.contact_table.ContactTable`. :meth:`World.step` hands the stages
 of a step (integrators, broad phase, narrow phase, solver) the columns they work on, never
 the world itself; the broad phase and the solver are chosen by name or given as objects.
+Each other concern is an object the world holds: its bodies' handles and columns
+(:class:`~physbook.dynamics.bodies.Bodies`), sleep (:class:`~physbook.dynamics.sleep.Sleep`),
+the events and callbacks (:class:`~physbook.event_log.EventLog`) and the queries
+(:class:`~physbook.queries.QueryIndex`).
 """
 
 from __future__ import annotations
@@ -12,14 +16,13 @@ from __future__ import annotations
 import copy
 import math
 import operator
-import sys
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import ColumnView, carry_out, grown
+from physbook._buffers import carry_out, grown
 from physbook.broadphase import DEFAULT_BROAD_PHASE
 from physbook.broadphase import broad_phase as resolve_broad_phase
 from physbook.broadphase.filters import ShapeFilters, shape_filters
@@ -34,22 +37,16 @@ from physbook.compiled_step import (
     new_step_state,
     step_from_state,
 )
-from physbook.constants import (
-    DEFAULT_GRAVITY,
-    HIT_SPEED,
-    SLEEP_ANGULAR_SPEED,
-    SLEEP_LINEAR_SPEED,
-    TIME_TO_SLEEP,
-)
+from physbook.constants import DEFAULT_GRAVITY
 from physbook.continuous import shape_reaches, stop_fast_bodies
-from physbook.dynamics.body import Body, rotated
+from physbook.dynamics.bodies import Bodies
+from physbook.dynamics.body import Body
 from physbook.dynamics.body_table import BodyArrays, BodyRemoval, BodyTable
 from physbook.dynamics.colouring import Colouring, share_out
-from physbook.dynamics.contact_table import ContactTable, mark_pairs_of
+from physbook.dynamics.contact_table import ContactTable
 from physbook.dynamics.islands import (
     islands_after_removals,
     update_islands,
-    wake_around,
     wake_before_step,
     wake_touched,
 )
@@ -62,6 +59,8 @@ from physbook.dynamics.joint_table import (
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
 from physbook.dynamics.motion import speculative_margins, update_origins
+from physbook.dynamics.new_body import new_body_values
+from physbook.dynamics.sleep import Sleep
 from physbook.dynamics.snapshot import StepSnapshot, check_finite
 from physbook.dynamics.solvers import (
     COMPILED_SOLVERS,
@@ -69,61 +68,13 @@ from physbook.dynamics.solvers import (
     SoftStepSolver,
     contact_solver,
 )
-from physbook.events import (
-    Contact,
-    ContactEvents,
-    ContactHandler,
-    HitEvents,
-    SensorEvents,
-    difference,
-    key_pairs,
-    pair_keys,
-    touches_and_hits,
-    touching_rows,
-)
+from physbook.event_log import EventLog
 from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shape_table import ShapeRemoval, ShapeTable, shape_aabbs
-from physbook.geometry.shapes import Circle, Polygon, Shape
-from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
-from physbook.queries import (
-    RayHit,
-    ShapeRef,
-    box_query,
-    point_query,
-    query_filter,
-    ray_query,
-)
-from physbook.recording import Recording
-
-
-def _as_shapes(value) -> tuple[Shape, ...]:
-    if isinstance(value, (Circle, Polygon)):
-        return (value,)
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-        raise TypeError(
-            "shape_or_shapes must be a Circle, a Polygon or a sequence of them, "
-            f"got {type(value).__name__}"
-        )
-    shapes = tuple(value)
-    if not shapes:
-        raise ValueError("shape_or_shapes must hold at least one shape")
-    for i, shape in enumerate(shapes):
-        _check.instance(shape, f"shape_or_shapes[{i}]", (Circle, Polygon),
-                        "a Circle or a Polygon")
-    return shapes
-
-
-def _per_shape(value, name: str, count: int, check) -> list:
-    """``value`` for each of ``count`` shapes: one value for all, or a list or tuple of
-    ``count`` values; ``check(item, name)`` checks each."""
-    if isinstance(value, (list, tuple)):
-        if len(value) != count:
-            raise ValueError(f"{name} must be one value or one per shape ({count}), got "
-                             f"{len(value)}")
-        return [check(item, f"{name}[{i}]") for i, item in enumerate(value)]
-    return [check(value, name)] * count
-
+from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
+from physbook.queries import QueryIndex, RayHit, ShapeRef
+from physbook.recording import Recording, recorded_run
 
 #: What a step has saved of the joints' impulses before it saves them: nothing.
 _NONE_SAVED: dict = {}
@@ -140,15 +91,6 @@ def _interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
         seen.add(id(error))
         error = error.__cause__ or error.__context__
     return None
-
-
-def _size(shape: Shape) -> float:
-    """A shape's thickness scale, 2·area/perimeter (m): a circle's radius, half a square's
-    side, a long plate's thickness. Solvers scale their length tolerances by it."""
-    if isinstance(shape, Circle):
-        return shape.radius
-    edges = np.roll(shape.vertices, -1, axis=0) - shape.vertices
-    return 2.0 * shape.area() / float(np.hypot(*edges.T).sum())
 
 
 class _CompiledState(NamedTuple):
@@ -202,52 +144,26 @@ class World:
         (``"tree"``, the default) or a callable ``(boxes, filters) -> (P, 2)`` shape pairs.
     sleeping
         Let islands of bodies that have come to rest fall asleep (chapter 11): they cost
-        almost nothing until something wakes them. The thresholds are the attributes
-        ``sleep_linear_speed``, ``sleep_angular_speed`` and ``time_to_sleep``.
+        almost nothing until something wakes them. The switch and the thresholds are
+        :attr:`sleep`'s.
 
     Notes
     -----
-    Joints (chapter 11) are added with :meth:`add_joint`; the solver solves them beside the
-    contacts. Queries (:meth:`query_aabb`, :meth:`query_point`, :meth:`ray_cast`) ask where
-    the shapes are; after each step :attr:`contact_events` and :attr:`sensor_events` say
-    which contacts began, ended or hit, and :meth:`on_contact` calls a game's functions for
-    them (chapter 12). After each step :attr:`contacts` holds the touching shape pairs, their points
-    and the impulses the solver gave them, and islands of bodies at rest may have fallen
-    asleep (``awake`` false): they skip every stage until something wakes them.
+    A world holds its parts by concern, each an object of its own:
 
-    The body columns below are views of the rows in use, ``0 .. count − 1``; the ones
-    marked writable may be written through the view (the origins follow written centres
-    and angles at the next step, or at once with :meth:`update_origins`). The others are
-    derived, and read-only. A view shows the rows in use when it was taken: adding or
-    removing a body makes new views, so read the property again after either (a view kept
-    from before writes to rows no longer used).
+    - :attr:`bodies`: the handles, and every body column as a numpy view
+      (``world.bodies.centers``), as the stages receive them;
+    - :attr:`shapes`, :attr:`contacts` and :attr:`joints`: the shape table, the touching
+      pairs after the last step (points, impulses), and the joints (chapter 11), which the
+      solver solves beside the contacts;
+    - :attr:`sleep`: when islands at rest fall asleep (``awake`` false: they skip every
+      stage until something wakes them);
+    - :attr:`events`: which contacts began, ended or hit in the last step, the sensor
+      overlaps, and a game's callbacks for them (chapter 12).
+
+    Queries (:meth:`query_aabb`, :meth:`query_point`, :meth:`ray_cast`) ask where the
+    shapes are (chapter 12).
     """
-
-    # The body columns; "writable" ones may be written through the view.
-    origins = ColumnView("(N, 2) body origins in the world (m).")
-    centers = ColumnView("(N, 2) centres of mass in the world (m); writable.", writable=True)
-    angles = ColumnView("(N,) body angles (rad); writable.", writable=True)
-    velocities = ColumnView("(N, 2) velocities of the centres of mass (m/s); writable.",
-                            writable=True)
-    angular_velocities = ColumnView("(N,) angular velocities (rad/s); writable.",
-                                    writable=True)
-    forces = ColumnView("(N, 2) forces for the coming step (N); writable.", writable=True)
-    torques = ColumnView("(N,) torques for the coming step (N·m); writable.", writable=True)
-    masses = ColumnView("(N,) masses (kg); 0 for static and kinematic bodies.")
-    inertias = ColumnView("(N,) inertias about the centres of mass (kg·m²); 0 if not dynamic.")
-    inverse_masses = ColumnView("(N,) 1/m (1/kg); 0 for static and kinematic bodies.")
-    inverse_inertias = ColumnView("(N,) 1/I (1/(kg·m²)); 0 for static and kinematic bodies.")
-    local_centers = ColumnView("(N, 2) centres of mass in body coordinates (m).")
-    gravity_scales = ColumnView("(N,) multipliers of the world's gravity; writable.",
-                                writable=True)
-    kinds = ColumnView("(N,) body kinds: DYNAMIC=0, STATIC=1, KINEMATIC=2.")
-    restitutions = ColumnView("(N,) restitution of each body's material.")
-    frictions = ColumnView("(N,) friction coefficient of each body's material.")
-    ids = ColumnView("(N,) stable body ids, by row.")
-    awake = ColumnView("(N,) bool: the body moves in the next step (false when asleep and "
-                       "for static bodies; set Body.awake to change it).")
-    sleep_times = ColumnView("(N,) how long each body has been slow enough to sleep (s).")
-    bullets = ColumnView("(N,) bool: continuous against dynamic bodies too (Body.bullet).")
 
     def __init__(self, gravity=DEFAULT_GRAVITY, capacity: int = 16, solver=None,
                  broad_phase=DEFAULT_BROAD_PHASE, sleeping: bool = True):
@@ -258,16 +174,9 @@ class World:
         self._contacts = ContactTable(capacity)
         self._joints = JointTable()
         self._saved_joint_impulses: dict = {}
-        self._sleeping = _check.flag(sleeping, "sleeping")
+        self._body_view = Bodies(self._bodies)
+        self._sleep = Sleep(self._bodies, sleeping)
         self._continuous = True
-        self._sleep_linear_speed = SLEEP_LINEAR_SPEED
-        self._sleep_angular_speed = SLEEP_ANGULAR_SPEED
-        self._time_to_sleep = TIME_TO_SLEEP
-        # Each body's island label, and scratch for the island passes (chapter 11).
-        self._islands = np.zeros(capacity, np.int64)
-        self._island_marks = np.zeros(capacity, np.bool_)
-        self._island_parents = np.zeros(capacity, np.int64)
-        self._island_slowest = np.zeros(capacity)
         self._solver = contact_solver(DEFAULT_SOLVER if solver is None else solver)
         self._compiled = True
         self._snapshot = StepSnapshot()
@@ -286,29 +195,9 @@ class World:
         self._zero_margins = np.zeros(capacity)
         # Sensors, events and queries (chapter 12).
         self._sensor_contacts = ContactTable(capacity)
-        self._query_tree = None
-        self._query_seen = None  # (tree, step count, centres, angles) at the last refresh
-        self._query_origins = np.zeros((capacity, 2))  # the origins the queries saw
-        self._static_seen = None  # (tree of static shapes, their (ids, centres, angles))
-        self._touching = self._previous_touching = np.empty(0, np.int64)
-        self._sensing = self._previous_sensing = np.empty(0, np.int64)
-        self._ended_by_removal: list[int] = []
-        self._sensing_ended_by_removal: list[int] = []
-        self._step_ended: tuple = ([], [])
-        self._hits = HitEvents(np.empty((0, 2), np.int64), np.empty((0, 2)), np.empty((0, 2)),
-                               np.empty(0))
-        self._hit_speed = HIT_SPEED
-        self._events = (np.empty(0, np.int64),)
-        self._handlers: list[ContactHandler] = []
-        self._dispatching = False  # the contact callbacks are running (see _in_callback)
-        self._pending_removals: list[Body] = []
-        self._removed_shapes: dict[int, tuple[int, bool, Body]] = {}
-        self._removed_at_step: dict[int, tuple[int, bool, Body]] = {}
-        # Simulated time is counted in whole steps: time = elapsed + steps·dt (chapter 3).
-        self._elapsed = 0.0
-        self._steps_at_dt = 0
-        self._dt = 0.0
-        self._step_count = 0
+        self._events = (np.empty(0, np.int64),)  # the compiled step's event buffers
+        self._log = EventLog(self._bodies, self._shapes)
+        self._queries = QueryIndex(self._bodies, self._shapes, self._broad_phase, self._log)
 
     def __getstate__(self) -> dict:
         """What ``pickle`` and ``copy.deepcopy`` keep of a world: all of it but the compiled
@@ -327,18 +216,18 @@ class World:
         too large for floats); in both cases the world is left as it was before the step.
         So is it when anything else cuts the step short, a ``KeyboardInterrupt`` above all
         (Ctrl-C, or a notebook's stop button), which is raised as it came. Once the step is
-        done, the contact callbacks (:meth:`on_contact`) run.
+        done, the contact callbacks (``world.events.on_contact``) run.
         """
         if not (dt.__class__ is float and 0.0 < dt < math.inf):  # the common case, at once
             dt = _check.positive_scalar(dt, "dt")
-        if self._dispatching and self._in_callback():
+        if self._log.in_callback():
             raise RuntimeError("step() was called from a contact callback; step the world "
                                "after the callbacks return")
         # Until the step saves the state it starts from, nothing of it is saved.
         self._snapshot.forget()
         self._saved_joint_impulses = _NONE_SAVED
         rows_before = (self._contacts.rows_set, self._sensor_contacts.rows_set)
-        steps_before = self._step_count
+        steps_before = self._log.record.step_count
         try:
             if self._compiled and self._own_stages and not self._shapes.sensor_count:
                 # The library's own stages: the same stages, as one compiled call.
@@ -348,14 +237,14 @@ class World:
         except BaseException as error:
             # A step ends by counting itself (_conclude_step), and an interrupt can land
             # as that returns: counted, the step is done, and the world stays after it.
-            if self._step_count == steps_before:
+            if self._log.record.step_count == steps_before:
                 self._undo_step(rows_before)
             interrupt = _interrupt_behind(error)
             if interrupt is None:
                 raise
             raise interrupt from None
-        if self._handlers:
-            self._dispatch()
+        if self._log.has_handlers:
+            self._log.dispatch(self.remove_bodies)
 
     def _step_staged(self, dt: float) -> None:
         """The stages of a step, one by one, each handed the columns it works on."""
@@ -365,8 +254,8 @@ class World:
         # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
         # island.
         count = len(bodies.kinds)
-        islands, marks = self._islands[:count], self._island_marks[:count]
-        wake_before_step(bodies, islands, marks, self._sleeping)
+        islands, marks = self._sleep.labels[:count], self._sleep.marks[:count]
+        wake_before_step(bodies, islands, marks, self._sleep.enabled)
         boxes, filters, margins = self._stage_buffers(len(shapes.ids))
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
@@ -396,7 +285,7 @@ class World:
                               bodies.restitutions, bodies.frictions, margins, bodies.awake,
                               check=False)
         contacts = self._contacts.arrays
-        if self._sleeping:  # a sleeping island an awake body now touches wakes
+        if self._sleep.enabled:  # a sleeping island an awake body now touches wakes
             wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
                          bodies.sleep_times, islands, marks)
         # Solver: it moves the awake bodies through the step, v += dt·(g·gravity_scale +
@@ -419,14 +308,14 @@ class World:
         if self._continuous and stop_fast_bodies(
                 bodies, self._shapes, self._joints.joined_pairs(),
                 self._snapshot.column("centers"), self._snapshot.column("angles"),
-                self._continuous_tree):
+                self._queries.continuous_tree):
             update_origins(bodies)
         count = len(bodies.kinds)
-        if self._sleeping:  # islands at rest long enough fall asleep
+        if self._sleep.enabled:  # islands at rest long enough fall asleep
             update_islands(bodies, contacts.bodies, joints.bodies, dt,
-                           self._sleep_linear_speed, self._sleep_angular_speed,
-                           self._time_to_sleep, self._islands[:count],
-                           self._island_parents[:count], self._island_slowest[:count])
+                           self._sleep.linear_speed, self._sleep.angular_speed,
+                           self._sleep.time_to_sleep, self._sleep.labels[:count],
+                           self._sleep.parents[:count], self._sleep.slowest[:count])
         bodies.forces[:] = 0.0
         bodies.torques[:] = 0.0
 
@@ -449,8 +338,8 @@ class World:
             known, keys = tree.candidates()
             status, value, keys, moved, contact_count, found = step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, keys, known,
-                synced, self._sleeping, self._continuous, self._touching, self._gravity, dt,
-                springs, self._hit_speed)
+                synced, self._sleep.enabled, self._continuous, self._log.record.touching,
+                self._gravity, dt, springs, self._log.hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
             if not synced:
@@ -477,7 +366,7 @@ class World:
         tree is emptied, to be built again at the next step: a step cut short may have
         synced its leaves without keeping the pairs it found, and the pairs a tree reports
         are exact whatever its leaves hold, so the states go on as if nothing happened."""
-        self._snapshot.restore(self._bodies.arrays, self._islands)
+        self._snapshot.restore(self._bodies.arrays, self._sleep.labels)
         for table, before in zip((self._contacts, self._sensor_contacts), rows_before,
                                  strict=True):
             if table.rows_set is not before:
@@ -487,7 +376,7 @@ class World:
         if isinstance(self._broad_phase, DynamicTree):
             self._broad_phase.clear()
         self._step_state = None
-        self._query_seen = None
+        self._queries.forget()
 
     def _compiled_state(self, settings: tuple, current, spare) -> _CompiledState:
         """The columns and buffers the compiled step works on, gathered in a
@@ -500,7 +389,7 @@ class World:
         solver, tree = self._solver, self._broad_phase
         soft_settings, impulse_settings = settings
         sources = (bodies, shapes, self._shapes.filters, joints)
-        values = (self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep,
+        values = (self._sleep.linear_speed, self._sleep.angular_speed, self._sleep.time_to_sleep,
                   tree.margin, tree.prediction, soft_settings, impulse_settings)
         cached = self._step_state
         if cached is not None and cached.values == values and all(
@@ -519,9 +408,9 @@ class World:
          prediction, shrink, _) = tree.stage_arrays(shape_count)
         colouring = (solver.colouring(capacity, count) if isinstance(solver, SoftStepSolver)
                      else None)
-        islands = (self._islands[:count], self._island_marks[:count],
-                   self._island_parents[:count], self._island_slowest[:count],
-                   self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep)
+        islands = (self._sleep.labels[:count], self._sleep.marks[:count],
+                   self._sleep.parents[:count], self._sleep.slowest[:count],
+                   self._sleep.linear_speed, self._sleep.angular_speed, self._sleep.time_to_sleep)
         handle = new_step_state((
             bodies, shapes, self._shapes.filters, boxes, filters, margins,
             solver.speculative_distance,
@@ -540,7 +429,7 @@ class World:
     def _save_state(self, bodies: BodyArrays, joints) -> None:
         """Keep what a step writes (body columns, island labels, joint impulses), to undo
         the step if it fails."""
-        self._snapshot.save(bodies, self._islands)
+        self._snapshot.save(bodies, self._sleep.labels)
         self._save_joint_impulses(joints)
 
     def _save_joint_impulses(self, joints) -> None:
@@ -633,25 +522,7 @@ class World:
         shape_filters(self._shapes.arrays.body, columns.category, columns.mask, columns.group,
                       self._bodies.arrays.kinds, filters)
 
-    def update_origins(self) -> None:
-        """Recompute every origin from its centre and angle: origin = c − R(θ)·local_c.
-
-        Only needed after writing ``centers`` or ``angles`` directly, to read ``origins``
-        before the next step, which does this too.
-        """
-        update_origins(self._bodies.arrays)
-
     # --- sizes, settings and tables ----------------------------------------------------
-
-    @property
-    def arrays(self) -> BodyArrays:
-        """Every body column as the stages receive it: writable views, rows in use.
-
-        For compiled code written against the engine, such as a force field applied to all
-        bodies. Unlike the column properties above, the derived columns here are writable
-        too; write a mass or an origin only if you keep what it is derived from in step.
-        """
-        return self._bodies.arrays
 
     @property
     def count(self) -> int:
@@ -660,11 +531,6 @@ class World:
 
     def __len__(self) -> int:
         return self._bodies.count
-
-    @property
-    def capacity(self) -> int:
-        """Body rows allocated; grows by doubling."""
-        return self._bodies.capacity
 
     @property
     def gravity(self) -> np.ndarray:
@@ -678,17 +544,18 @@ class World:
     @property
     def time(self) -> float:
         """Simulated time (s): the steps taken times their ``dt``, never a running sum."""
-        return self._elapsed + self._steps_at_dt * self._dt
+        return self._log.record.time
 
     @property
     def step_count(self) -> int:
         """Steps taken since the world was made."""
-        return self._step_count
+        return self._log.record.step_count
 
     @property
-    def bodies(self) -> list[Body]:
-        """Handles of all bodies, in row order."""
-        return self._bodies.handles
+    def bodies(self) -> Bodies:
+        """The bodies: their handles in row order, and their columns as numpy views
+        (``world.bodies.centers``; :class:`~physbook.dynamics.bodies.Bodies`)."""
+        return self._body_view
 
     @property
     def shapes(self) -> ShapeTable:
@@ -745,73 +612,16 @@ class World:
     def continuous(self, value) -> None:
         self._continuous = _check.flag(value, "continuous")
 
-    # --- sleep (chapter 11) ------------------------------------------------------------
-
     @property
-    def sleeping(self) -> bool:
-        """Whether islands at rest fall asleep; turning it off wakes every body."""
-        return self._sleeping
-
-    @sleeping.setter
-    def sleeping(self, value) -> None:
-        self._sleeping = _check.flag(value, "sleeping")
-        if not self._sleeping:
-            bodies = self._bodies.arrays
-            asleep = (bodies.kinds == DYNAMIC) & ~bodies.awake
-            bodies.awake[asleep] = True
-            bodies.sleep_times[asleep] = 0.0
-
-    @property
-    def sleep_linear_speed(self) -> float:
-        """A body slower than this (m/s) ... (Box2D's 0.05 m/s by default)."""
-        return self._sleep_linear_speed
-
-    @sleep_linear_speed.setter
-    def sleep_linear_speed(self, value) -> None:
-        self._sleep_linear_speed = _check.non_negative_scalar(value, "sleep_linear_speed")
-
-    @property
-    def sleep_angular_speed(self) -> float:
-        """... and turning slower than this (rad/s; 2°/s by default) ..."""
-        return self._sleep_angular_speed
-
-    @sleep_angular_speed.setter
-    def sleep_angular_speed(self, value) -> None:
-        self._sleep_angular_speed = _check.non_negative_scalar(value, "sleep_angular_speed")
-
-    @property
-    def time_to_sleep(self) -> float:
-        """... for this long (s, 0.5 by default), with every body of its island, sleeps."""
-        return self._time_to_sleep
-
-    @time_to_sleep.setter
-    def time_to_sleep(self, value) -> None:
-        self._time_to_sleep = _check.non_negative_scalar(value, "time_to_sleep")
-
-    @property
-    def awake_count(self) -> int:
-        """Number of dynamic bodies awake."""
-        bodies = self._bodies.arrays
-        return int(np.count_nonzero(bodies.awake & (bodies.kinds == DYNAMIC)))
-
-    def _put_to_sleep(self, row: int) -> None:
-        """Put the island of the dynamic body at ``row`` to sleep now (Body.awake = False)."""
-        bodies = self._bodies.arrays
-        labels = self._islands[: len(bodies.kinds)]
-        island = np.flatnonzero((labels == labels[row]) & (bodies.kinds == DYNAMIC))
-        bodies.awake[island] = False
-        bodies.velocities[island] = 0.0
-        bodies.angular_velocities[island] = 0.0
-        bodies.sleep_times[island] = np.maximum(bodies.sleep_times[island], self._time_to_sleep)
-        bodies.sleep_centers[island] = bodies.centers[island]
-        bodies.sleep_angles[island] = bodies.angles[island]
+    def sleep(self) -> Sleep:
+        """When islands at rest fall asleep, and how many bodies are awake
+        (:class:`~physbook.dynamics.sleep.Sleep`)."""
+        return self._sleep
 
     def _wake_around(self, rows) -> None:
         """Wake the body at ``rows`` (a row or rows) and whatever touches it or is jointed to
-        it, with their islands (:func:`~physbook.dynamics.islands.wake_around`)."""
-        bodies = self._bodies.arrays
-        wake_around(rows, self._contacts.arrays.bodies, self._joints.arrays.bodies,
-                    bodies.kinds, bodies.awake, bodies.sleep_times)
+        it, with their islands."""
+        self._sleep.wake_around(rows, self._contacts.arrays.bodies, self._joints.arrays.bodies)
 
     def _set_kind(self, row: int, kind_code: int) -> None:
         """Make the body at ``row`` dynamic, static or kinematic (``Body.kind``): its mass
@@ -834,7 +644,7 @@ class World:
         bodies.awake[row] = kind_code == DYNAMIC or (kind_code == KINEMATIC and (
             bodies.velocities[row].any() or bodies.angular_velocities[row] != 0.0))
         bodies.sleep_times[row] = 0.0
-        self._islands[row] = row  # an island of its own until the next step links it
+        self._sleep.labels[row] = row  # an island of its own until the next step links it
 
     # --- adding and removing ---------------------------------------------------------
 
@@ -882,64 +692,23 @@ class World:
             per shape; give ``layers`` or ``filter``, not both.
         sensor
             True (or one flag per shape) for shapes that report overlaps
-            (:attr:`sensor_events`) and never collide.
+            (``world.events.sensors``) and never collide.
         """
-        shapes = _as_shapes(shape_or_shapes)
-        position = _check.vector(position, "position")
-        angle = _check.finite_scalar(angle, "angle")
-        velocity = _check.vector(velocity, "velocity")
-        angular_velocity = _check.finite_scalar(angular_velocity, "angular_velocity")
-        _check.instance(material, "material", Material, "a Material")
-        kind_code = BODY_KINDS.index(_check.choice(kind, "kind", BODY_KINDS))
-        gravity_scale = _check.finite_scalar(gravity_scale, "gravity_scale")
-        if filter is not None and layers is not None:
-            raise ValueError("give layers or filter, not both: layers is shorthand for "
-                             "Filter(category=layers, mask=layers)")
-        if filter is None:
-            filters = [Filter.layers(1 if layers is None else layers)] * len(shapes)
-        else:
-            filters = _per_shape(filter, "filter", len(shapes), lambda value, name:
-                                 _check.instance(value, name, Filter, "a Filter"))
-        sensors = _per_shape(sensor, "sensor", len(shapes), _check.flag)
-        if kind_code == STATIC and (velocity.any() or angular_velocity != 0.0):
-            raise ValueError(
-                "a static body cannot move: velocity and angular_velocity must be zero "
-                "(use kind='kinematic' for a body that moves at a set velocity)"
-            )
-
-        # Raises ValueError, naming the density, if a mass or an inertia leaves float range.
-        mass, inertia, local_center = combine_mass(shapes, material.density)
-        if kind_code != DYNAMIC:
-            # Infinite mass: stored as mass 0 and inverse 0, as Box2D does. The centre of
-            # mass stays the shapes' centroid, so a kinematic body spins about it.
-            mass = inertia = 0.0
-        values = {
-            "origins": position, "centers": position + rotated(local_center, angle),
-            "angles": angle, "local_centers": local_center, "velocities": velocity,
-            "angular_velocities": angular_velocity, "masses": mass, "inertias": inertia,
-            "inverse_masses": 1.0 / mass if mass > 0.0 else 0.0,
-            "inverse_inertias": 1.0 / inertia if inertia > 0.0 else 0.0,
-            "gravity_scales": gravity_scale, "kinds": kind_code,
-            "restitutions": material.restitution, "frictions": material.friction,
-            "sizes": min(_size(shape) for shape in shapes),
-            "awake": kind_code == DYNAMIC or (kind_code == KINEMATIC and (
-                velocity.any() or angular_velocity != 0.0)),
-        }
+        shapes, values, filters, sensors = new_body_values(
+            shape_or_shapes, position, angle, velocity, angular_velocity, material, kind,
+            gravity_scale, layers, filter, sensor)
         # Room first (growing a table changes none of its rows), then the body and its
         # shapes; if anything stops them, the tables go back to their marks.
         row = self._bodies.count
-        self._islands = grown(self._islands, row + 1)
-        self._island_marks = grown(self._island_marks, row + 1)
-        self._island_parents = grown(self._island_parents, row + 1)
-        self._island_slowest = grown(self._island_slowest, row + 1)
+        self._sleep.grow(row + 1)
         body_mark, shape_mark = self._bodies.mark(), self._shapes.mark()
         try:
             self._bodies.add(values, shapes, material,
                              lambda body_id: Body(self, self._bodies, body_id))
             for shape, shape_filter, is_sensor in zip(shapes, filters, sensors, strict=True):
                 self._shapes.append(shape, row, shape_filter, is_sensor)
-            self._islands[row] = row  # a new body is an island of its own, labelled by its row
-            self._query_seen = None
+            self._sleep.labels[row] = row  # a new body is an island of its own, labelled by its row
+            self._queries.forget()
         except BaseException:
             self._shapes.truncate(shape_mark)
             self._bodies.truncate(body_mark)
@@ -994,9 +763,9 @@ class World:
     def _remove(self, bodies: list[Body]) -> None:
         """Remove ``bodies`` (checked: live, distinct, of this world), or, during the
         callbacks, note them for removal when they have run."""
-        if self._dispatching and self._in_callback():
-            pending = {body.id for body in self._pending_removals}
-            self._pending_removals = self._pending_removals + [
+        if self._log.in_callback():
+            pending = {body.id for body in self._log.pending_removals}
+            self._log.pending_removals = self._log.pending_removals + [
                 body for body in bodies if body.id not in pending]
             return
         if not bodies:
@@ -1020,9 +789,9 @@ class World:
         shapes = self._shapes.removal(rows)
         owners = dict(zip(rows.tolist(), sorted(bodies, key=lambda body: body.row),
                           strict=True))
-        events = self._end_events_of(shapes.rows, owners)
+        events = self._log.removal(shapes.rows, owners)
         stages = []
-        for stage in (self._broad_phase, self._query_tree):
+        for stage in (self._broad_phase, self._queries.own_tree):
             if isinstance(stage, DynamicTree):
                 stages.append((stage, stage.removal(shapes.rows)))
             elif getattr(stage, "remove_rows", None) is not None:
@@ -1032,7 +801,7 @@ class World:
                 staged.remove_rows(shapes.rows)
                 stages.append((stage, staged))
         # Islands: each holding a removed body wakes, with the joints' other bodies.
-        labels, woken = islands_after_removals(self._islands, table.kinds, table.awake,
+        labels, woken = islands_after_removals(self._sleep.labels, table.kinds, table.awake,
                                                rows)
         # What touched a removed body wakes too (what rested on a static floor falls with
         # it: static bodies link no island).
@@ -1050,14 +819,7 @@ class World:
         self._joints.apply_removal(removal.joints)
         for joint, settings, removed_with in removal.detached:
             joint._leave(settings, removed_with)
-        remembered, ((touching, ended, ended_from), (sensing, sensed, sensed_from)) = \
-            removal.events
-        self._removed_shapes.update(remembered)
-        if len(self._ended_by_removal) == ended_from:
-            self._ended_by_removal.extend(ended)
-        if len(self._sensing_ended_by_removal) == sensed_from:
-            self._sensing_ended_by_removal.extend(sensed)
-        self._touching, self._sensing = touching, sensing
+        self._log.apply_removal(removal.events)
         for stage, staged in removal.stages:
             if isinstance(stage, DynamicTree):
                 stage.apply_removal(staged)
@@ -1070,8 +832,8 @@ class World:
         bodies = self._bodies.arrays
         bodies.awake[removal.woken] = True
         bodies.sleep_times[removal.woken] = 0.0
-        self._islands[:len(removal.islands)] = removal.islands
-        self._query_seen = None
+        self._sleep.labels[:len(removal.islands)] = removal.islands
+        self._queries.forget()
 
     def add_joint(self, joint: Joint) -> Joint:
         """Add ``joint`` (made from bodies of this world) and return it. Its bodies wake.
@@ -1135,25 +897,12 @@ class World:
                    ) -> list[ShapeRef]:
         """The shapes overlapping the box from ``lower`` to ``upper`` (m; touching counts),
         ordered by shape id. ``filter``: report only shapes it would collide with."""
-        lower = _check.vector(lower, "lower")
-        upper = _check.vector(upper, "upper")
-        if np.any(lower > upper):
-            raise ValueError(f"lower must not exceed upper, got {lower} and {upper}")
-        shape_filter = query_filter(filter)
-        (tree, origins), bodies = self._queried(), self._bodies.arrays
-        rows = box_query(tree, self._shapes, origins, bodies.angles, lower,
-                         upper, shape_filter)
-        return [self._shape_ref(row) for row in rows.tolist()]
+        return self._queries.box(lower, upper, filter)
 
     def query_point(self, point, filter: Filter | None = None  # noqa: A002
                     ) -> list[ShapeRef]:
         """The shapes containing ``point`` (m; their boundary counts), by shape id."""
-        point = _check.vector(point, "point")
-        shape_filter = query_filter(filter)
-        (tree, origins), bodies = self._queried(), self._bodies.arrays
-        rows = point_query(tree, self._shapes, origins, bodies.angles, point,
-                           shape_filter)
-        return [self._shape_ref(row) for row in rows.tolist()]
+        return self._queries.point(point, filter)
 
     def ray_cast(self, origin, translation, filter: Filter | None = None  # noqa: A002
                  ) -> RayHit | None:
@@ -1162,300 +911,27 @@ class World:
         The ray covers origin + t·translation for t from 0 to 1; a shape the ray starts
         inside is not hit. Sensors are never hit.
         """
-        hits = self.ray_cast_all(origin, translation, filter)
+        hits = self._queries.ray(origin, translation, filter)
         return hits[0] if hits else None
 
     def ray_cast_all(self, origin, translation, filter: Filter | None = None  # noqa: A002
                      ) -> list[RayHit]:
         """Every shape the ray hits (see :meth:`ray_cast`), nearest first."""
-        origin = _check.vector(origin, "origin")
-        translation = _check.vector(translation, "translation")
-        shape_filter = query_filter(filter)
-        (tree, origins), bodies = self._queried(), self._bodies.arrays
-        rows, fractions, normals = ray_query(tree, self._shapes, origins,
-                                             bodies.angles, origin, translation,
-                                             shape_filter)
-        return [RayHit(*self._shape_ref(row), origin + fraction * translation, normal,
-                       float(fraction))
-                for row, fraction, normal in zip(rows.tolist(), fractions, normals, strict=True)]
-
-    def query_tree(self) -> DynamicTree:
-        """The tree the queries walk, its leaves brought up to date with the shapes now:
-        the broad phase's own when it is a tree, else one the world keeps for queries.
-        Its rows are the rows of :attr:`shapes`.
-
-        The shapes' boxes are recomputed only when something moved since the last query
-        (a step, a written centre or angle, a body added or removed), so many queries
-        between two steps cost one update.
-        """
-        return self._queried()[0]
-
-    def _queried(self) -> tuple[DynamicTree, np.ndarray]:
-        """:meth:`query_tree`, and the (N, 2) origins its boxes were placed at.
-
-        The queries see where the bodies are now, centres or angles written since the step
-        included, but they work those origins out apart from the world's own: a query
-        changes nothing a step reads, so a program that queries steps exactly as one that
-        does not (the world's origins follow written centres at the next step).
-        """
-        if isinstance(self._broad_phase, DynamicTree):
-            tree = self._broad_phase
-        else:
-            if self._query_tree is None:
-                self._query_tree = DynamicTree()
-            tree = self._query_tree
-        bodies = self._bodies.arrays
-        count = len(bodies.kinds)
-        seen = self._query_seen
-        if (seen is not None and seen[0] is tree and seen[1] == self._step_count
-                and np.array_equal(seen[2], bodies.centers)
-                and np.array_equal(seen[3], bodies.angles)):
-            return tree, self._query_origins[:count]
-        self._query_origins = grown(self._query_origins, count)
-        origins = self._query_origins[:count]
-        update_origins(bodies._replace(origins=origins))
-        shape_count = self._shapes.count
-        boxes, _, _ = self._stage_buffers(shape_count)
-        shape_aabbs(self._shapes.arrays, origins, bodies.angles,
-                    self._zero_margins[:shape_count], boxes.lower, boxes.upper)
-        tree.update(boxes)
-        self._query_seen = (tree, self._step_count, bodies.centers.copy(),
-                            bodies.angles.copy())
-        return tree, origins
-
-    def _continuous_tree(self, moving: bool) -> tuple[DynamicTree, np.ndarray | None]:
-        """A tree for continuous collision and the shape rows of its leaves (None: its rows
-        are the shape rows). With ``moving`` it is the query tree brought up to date; else a
-        tree of the static shapes alone, rebuilt only when they change, so that the walk of
-        a fast body's swept box does not visit the moving bodies around it."""
-        if moving:
-            return self.query_tree(), None
-        bodies, shapes = self._bodies.arrays, self._shapes.arrays
-        rows = np.flatnonzero(bodies.kinds[shapes.body] == STATIC)
-        owners = shapes.body[rows]
-        key = (shapes.ids[rows], bodies.centers[owners], bodies.angles[owners])
-        seen = self._static_seen
-        if seen is None or not all(np.array_equal(a, b) for a, b in zip(seen[1], key,
-                                                                         strict=True)):
-            boxes = ShapeBoxes(np.empty((len(shapes.ids), 2)), np.empty((len(shapes.ids), 2)))
-            shape_aabbs(shapes, bodies.origins, bodies.angles,
-                        self._zero_margins[:len(shapes.ids)], boxes.lower, boxes.upper)
-            tree = DynamicTree()
-            tree.update(ShapeBoxes(boxes.lower[rows], boxes.upper[rows]))
-            self._static_seen = (tree, tuple(column.copy() for column in key))
-        # The tree's row k is the k-th static shape, whichever row it has moved to.
-        return self._static_seen[0], rows
-
-    def _shape_ref(self, row: int) -> ShapeRef:
-        shapes = self._shapes.arrays
-        return ShapeRef(self._bodies.handle(int(shapes.body[row])), self._shapes.shape(row),
-                        int(shapes.ids[row]))
+        return self._queries.ray(origin, translation, filter)
 
     # --- events (chapter 12) ----------------------------------------------------------
 
     @property
-    def hit_speed(self) -> float:
-        """Contact points approaching faster than this (m/s, 1 by default) and closing
-        within the step are hits (:attr:`contact_events`)."""
-        return self._hit_speed
-
-    @hit_speed.setter
-    def hit_speed(self, value) -> None:
-        self._hit_speed = _check.non_negative_scalar(value, "hit_speed")
-
-    @property
-    def contact_events(self) -> ContactEvents:
-        """The contacts that began touching in the last step, ended (or lost a body since
-        the step before), and hit (see :mod:`physbook.events`)."""
-        began = difference(self._touching, self._previous_touching)
-        ended = np.union1d(difference(self._previous_touching, self._touching),
-                           np.array(self._step_ended[0], np.int64))
-        return ContactEvents(key_pairs(began), key_pairs(ended), self._hits)
-
-    @property
-    def sensor_events(self) -> SensorEvents:
-        """The shapes that began and ended overlapping a sensor in the last step, as
-        (sensor id, visitor id) pairs."""
-        began = difference(self._sensing, self._previous_sensing)
-        ended = np.union1d(difference(self._previous_sensing, self._sensing),
-                           np.array(self._step_ended[1], np.int64))
-        return SensorEvents(self._sensor_first(key_pairs(began)),
-                            self._sensor_first(key_pairs(ended)))
-
-    def on_contact(self, category_a: int, category_b: int, begin: Callable | None = None,
-                   end: Callable | None = None) -> ContactHandler:
-        """Call ``begin(contact)`` / ``end(contact)`` after each step for every contact or
-        sensor overlap that began / ended between a shape of ``category_a`` and one of
-        ``category_b`` (bitmasks, matched against the shapes' filter categories).
-
-        The :class:`~physbook.events.Contact` passed has the shapes in that order. The
-        callbacks run after the step; bodies they remove are removed once the last one has
-        returned, and :meth:`step` may not be called from them. If one raises, the others
-        still get their events, and :meth:`step` raises the first exception once they
-        have (the step itself is done). Returns the registration, for
-        :meth:`remove_contact_handler`.
-        """
-        category_a = _check.bitmask(category_a, "category_a")
-        category_b = _check.bitmask(category_b, "category_b")
-        for name, function in (("begin", begin), ("end", end)):
-            if function is not None and not callable(function):
-                raise TypeError(f"{name} must be callable or None")
-        if begin is None and end is None:
-            raise ValueError("give begin, end or both: a handler with neither does nothing")
-        handler = ContactHandler(category_a, category_b, begin, end)
-        self._handlers.append(handler)
-        return handler
-
-    def remove_contact_handler(self, handler: ContactHandler) -> None:
-        """Stop calling the functions ``handler`` (from :meth:`on_contact`) registered."""
-        for i, registered in enumerate(self._handlers):
-            if registered is handler:
-                del self._handlers[i]
-                return
-        raise ValueError("handler is not registered with this world")
+    def events(self) -> EventLog:
+        """What the last step found (contacts that began, ended or hit, sensor overlaps)
+        and the game's callbacks for them (:class:`~physbook.event_log.EventLog`)."""
+        return self._log
 
     def _conclude_step(self, dt: float, found: tuple | None = None) -> None:
-        """The step is done: count it (simulated time is counted in whole steps, time =
-        elapsed + steps·dt, chapter 3), and record which pairs touch, which sensors see
-        whom and the hits (``found``: if the compiled step worked them out already, what it
-        wrote into the event buffers, as the counts of
-        :func:`~physbook.compiled_step.compiled_step`).
-
-        Everything is worked out first and written in one statement at the end, so that an
-        exception (an interrupt) leaves either none of it or all of it.
-        """
-        done = {"_step_count": self._step_count + 1, "_steps_at_dt": self._steps_at_dt + 1}
-        if dt != self._dt:
-            done.update(_elapsed=self._elapsed + self._steps_at_dt * self._dt,
-                        _steps_at_dt=1, _dt=dt)
-        done["_previous_touching"] = self._touching
-        if found is None:
-            snapshot = self._snapshot
-            done["_touching"], done["_hits"] = touches_and_hits(
-                self._contacts.arrays, snapshot.column("centers"),
-                snapshot.column("velocities"), snapshot.column("angular_velocities"), dt,
-                self._hit_speed)
-        else:
-            touch_count, hit_count, changed = found
-            keys, *hits = self._events
-            if changed:  # else the keys are last step's, and the array stays
-                done["_touching"] = keys[:touch_count].copy()
-            if hit_count or len(self._hits.speeds):
-                done["_hits"] = HitEvents(*(column[:hit_count].copy() for column in hits))
-        # Contact rows are sorted by shape ids, so the keys are sorted too.
-        done["_previous_sensing"] = self._sensing
-        if self._sensor_contacts.count or len(self._sensing):
-            sensed = self._sensor_contacts.arrays
-            done["_sensing"] = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
-                                                                        sensed.depths)])
-        if self._ended_by_removal or self._sensing_ended_by_removal or self._step_ended[0] \
-                or self._step_ended[1]:
-            done.update(_step_ended=(self._ended_by_removal, self._sensing_ended_by_removal),
-                        _ended_by_removal=[], _sensing_ended_by_removal=[])
-        if self._removed_shapes or self._removed_at_step:
-            done.update(_removed_at_step=self._removed_shapes, _removed_shapes={})
-        self.__dict__.update(done)
-
-    def _end_events_of(self, shape_rows: np.ndarray, owners: dict) -> tuple:
-        """Bodies are being removed, ``owners`` mapping their rows to their handles: what
-        becomes of the events of their shapes at ``shape_rows``, changing nothing yet. The
-        shapes are remembered for the events of the next step (a dict of (category,
-        sensor, body) by shape id); their touching pairs, then their sensor overlaps, end:
-        for each, (the keys left, the keys ended, the length of the list of ended keys
-        they join)."""
-        shapes, filters = self._shapes.arrays, self._shapes.filters
-        ids = shapes.ids[shape_rows]
-        remembered = {shape_id: (category, sensor, owners[row]) for shape_id, category, sensor,
-                      row in zip(ids.tolist(), filters.category[shape_rows].tolist(),
-                                 filters.sensor[shape_rows].tolist(),
-                                 shapes.body[shape_rows].tolist(), strict=True)}
-        ended = []
-        for keys, ended_before in ((self._touching, self._ended_by_removal),
-                                   (self._sensing, self._sensing_ended_by_removal)):
-            gone = np.zeros(len(keys), np.bool_)
-            if len(ids):
-                mark_pairs_of(keys, ids, gone)
-            ended.append((keys[~gone], keys[gone].tolist(), len(ended_before)))
-        return remembered, tuple(ended)
-
-    def _shape_info(self, shape_id: int) -> tuple[int, bool, Body]:
-        """(category, sensor, body) of a shape, live or removed since the last step."""
-        for removed in (self._removed_shapes, self._removed_at_step):
-            if shape_id in removed:
-                return removed[shape_id]
-        shapes, filters = self._shapes.arrays, self._shapes.filters
-        row = int(np.searchsorted(shapes.ids, shape_id))
-        return (int(filters.category[row]), bool(filters.sensor[row]),
-                self._bodies.handle(int(shapes.body[row])))
-
-    def _sensor_first(self, pairs: np.ndarray) -> np.ndarray:
-        """Pairs reordered as (sensor, visitor)."""
-        for pair in pairs:
-            if not self._shape_info(int(pair[0]))[1]:
-                pair[0], pair[1] = pair[1], pair[0]
-        return pairs
-
-    def _dispatch(self) -> None:
-        """Call the contact handlers for the last step's begin and end events.
-
-        A handler that raises does not cost the others their events: every event is
-        delivered, the bodies the handlers removed are removed, and then the first
-        exception is raised (an interrupt stops the delivery at once)."""
-        contact_events, sensor_events = self.contact_events, self.sensor_events
-        failure = None
-        try:
-            self._dispatching = True
-            failure = self._call_handlers(contact_events, sensor_events)
-        finally:
-            self._dispatching = False
-            pending, self._pending_removals = self._pending_removals, []
-            alive = [body for body in pending if body.alive]
-            if alive:
-                self.remove_bodies(alive)
-        if failure is not None:
-            raise failure
-
-    def _in_callback(self) -> bool:
-        """Whether this world's contact callbacks are running: :meth:`_dispatch` of this
-        world is on the call stack. ``_dispatching`` says so at once, but an interrupt
-        that lands as it is being cleared could leave it set; the stack cannot lie, and
-        is walked only when the flag is set."""
-        frame = sys._getframe(1)
-        while frame is not None:
-            if frame.f_code is World._dispatch.__code__ and frame.f_locals.get("self") is self:
-                return True
-            frame = frame.f_back
-        self._dispatching = False
-        return False
-
-    def _call_handlers(self, contact_events: ContactEvents,
-                       sensor_events: SensorEvents) -> Exception | None:
-        """Call every handler for the events (see :meth:`_dispatch`); the first exception
-        one of them raised, or None."""
-        failure = None
-        for kind in ("begin", "end"):
-            for pairs, sensor in ((getattr(contact_events, kind), False),
-                                  (getattr(sensor_events, kind), True)):
-                for a, b in pairs.tolist():
-                    category_a, _, body_a = self._shape_info(a)
-                    category_b, _, body_b = self._shape_info(b)
-                    for handler in list(self._handlers):
-                        function = getattr(handler, kind)
-                        if function is None:
-                            continue
-                        if category_a & handler.category_a and \
-                                category_b & handler.category_b:
-                            contact = Contact(a, b, body_a, body_b, sensor)
-                        elif category_b & handler.category_a and \
-                                category_a & handler.category_b:
-                            contact = Contact(b, a, body_b, body_a, sensor)
-                        else:
-                            continue
-                        try:
-                            function(contact)
-                        except Exception as error:  # the game's: raised once all ran
-                            failure = failure or error
-        return failure
+        """The step is done: the log counts it and records its events (``found``: what the
+        compiled step wrote into the event buffers, if it worked them out already)."""
+        self._log.conclude(dt, self._contacts, self._sensor_contacts, self._snapshot.column,
+                           found, self._events)
 
     # --- running and recording -------------------------------------------------------
 
@@ -1468,45 +944,4 @@ class World:
         which every step clears. Bodies may not be added or removed during a run, neither
         there nor by contact callbacks (``RuntimeError``).
         """
-        steps = _check.non_negative_int(steps, "steps")
-        dt = _check.positive_scalar(dt, "dt")
-        if before_step is not None and not callable(before_step):
-            raise TypeError("before_step must be callable or None")
-        n = self.count
-        ids = self.ids.copy()
-        try:
-            times = np.empty(steps + 1)
-            origins = np.empty((steps + 1, n, 2))
-            angles = np.empty((steps + 1, n))
-            centers = np.empty((steps + 1, n, 2))
-            velocities = np.empty((steps + 1, n, 2))
-            angular_velocities = np.empty((steps + 1, n))
-        except MemoryError:
-            size = (steps + 1) * (8 * n + 1) * 8 / 2**30
-            raise ValueError(f"steps={steps} would record {size:.3g} GiB, more memory than is "
-                             "available; step the world in parts") from None
-
-        def record(k: int) -> None:
-            bodies = self._bodies.arrays
-            times[k] = self.time
-            origins[k] = bodies.origins
-            angles[k] = bodies.angles
-            centers[k] = bodies.centers
-            velocities[k] = bodies.velocities
-            angular_velocities[k] = bodies.angular_velocities
-
-        record(0)
-        for k in range(1, steps + 1):
-            if before_step is not None:
-                before_step(self)
-                if self.count != n or not np.array_equal(self.ids, ids):
-                    raise RuntimeError("bodies were added or removed during run(); "
-                                       "step the world yourself when the bodies change")
-            self.step(dt)
-            if self.count != n:
-                raise RuntimeError("bodies were added or removed during run() (by a contact "
-                                   "callback?); step the world yourself when the bodies "
-                                   "change")
-            record(k)
-        return Recording(times, origins, angles, centers, velocities, angular_velocities,
-                         self._bodies.all_shapes, self.kinds.copy(), ids)
+        return recorded_run(self, steps, dt, before_step)

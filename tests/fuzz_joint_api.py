@@ -131,8 +131,8 @@ def _drawing(argument: str):
         world, pin, ball = _pair()
         world.add_joint(pb.DistanceJoint(pin, ball, (0.0, 0.0), (1.0, 0.0)))
         figure, ax = plt.subplots()
-        arguments = {"ax": ax, "joints": world.joint_arrays, "centers": world.centers,
-                     "angles": world.angles, argument: bad}
+        arguments = {"ax": ax, "joints": world.joint_arrays, "centers": world.bodies.centers,
+                     "angles": world.bodies.angles, argument: bad}
         try:
             draw_joints(**arguments)
         finally:

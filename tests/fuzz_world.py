@@ -52,7 +52,7 @@ def _step_with(setup):
 def _write_column(name: str):
     def setup(world, bad):
         try:
-            getattr(world, name)[1] = bad
+            getattr(world.bodies, name)[1] = bad
         except (TypeError, ValueError, OverflowError):
             return  # numpy refused the write itself: no physbook call was made
     return _step_with(setup)
@@ -62,7 +62,7 @@ def _contact_update(argument: str):
     def call(bad):
         world = _world()
         world.step(1 / 60)
-        bodies, shapes = world.arrays, world.shapes.arrays
+        bodies, shapes = world.bodies.arrays, world.shapes.arrays
         arguments = {"pairs": np.array([[0, 1]]), "shapes": shapes,
                      "origins": bodies.origins, "angles": bodies.angles,
                      "restitutions": bodies.restitutions, "frictions": bodies.frictions,
@@ -75,7 +75,7 @@ def _contact_update(argument: str):
 def _solver_step(position: int, name: str):
     def call(bad):
         world = _world()
-        arguments = [world.contacts.arrays, world.arrays, world.gravity, 1 / 60]
+        arguments = [world.contacts.arrays, world.bodies.arrays, world.gravity, 1 / 60]
         arguments[position] = bad
         for make in pb.SOLVERS.values():
             make().step(*arguments)
@@ -114,17 +114,20 @@ CASES = [
       for method in ("ray_cast", "ray_cast_all")),
     Case("World.ray_cast", "filter",
          lambda bad: _world().ray_cast((0.0, 3.0), (0.0, -5.0), bad)),
-    Case("World.hit_speed", "hit_speed", lambda bad: setattr(_world(), "hit_speed", bad)),
-    Case("World.on_contact", "category_a", lambda bad: _world().on_contact(bad, 1, print)),
-    Case("World.on_contact", "category_b", lambda bad: _world().on_contact(1, bad, print)),
+    Case("EventLog.hit_speed", "hit_speed",
+         lambda bad: setattr(_world().events, "hit_speed", bad)),
+    Case("EventLog.on_contact", "category_a",
+         lambda bad: _world().events.on_contact(bad, 1, print)),
+    Case("EventLog.on_contact", "category_b",
+         lambda bad: _world().events.on_contact(1, bad, print)),
     # A class is callable: registering one is valid, what it does when called is not ours.
-    Case("World.on_contact", "begin",
-         lambda bad: None if isinstance(bad, type) else _world().on_contact(1, 1, bad)),
-    Case("World.on_contact", "end",
-         lambda bad: None if isinstance(bad, type) else _world().on_contact(1, 1, None, bad),
+    Case("EventLog.on_contact", "begin",
+         lambda bad: None if isinstance(bad, type) else _world().events.on_contact(1, 1, bad)),
+    Case("EventLog.on_contact", "end",
+         lambda bad: None if isinstance(bad, type) else _world().events.on_contact(1, 1, None, bad),
          named="end"),
-    Case("World.remove_contact_handler", "handler",
-         lambda bad: _world().remove_contact_handler(bad)),
+    Case("EventLog.remove_handler", "handler",
+         lambda bad: _world().events.remove_handler(bad)),
     Case("Body.filter", "filter", lambda bad: setattr(_body(), "filter", bad)),
     # Chapter 13: continuous collision's switches.
     Case("World.continuous", "continuous", lambda bad: setattr(_world(), "continuous", bad)),
@@ -159,7 +162,7 @@ CASES = [
     Case("World.run", "before_step",
          lambda bad: None if isinstance(bad, type) else _world().run(2, 1 / 60, bad)),
     # What a step says of a bad value written into a column: the body and the quantity.
-    *(Case("World." + name, name, _write_column(name), named="1") for name in (
+    *(Case("World.bodies." + name, name, _write_column(name), named="1") for name in (
         "centers", "angles", "velocities", "angular_velocities", "forces", "torques",
         "gravity_scales")),
     *(Case("Body." + name, name, _set(name)) for name in (

@@ -67,16 +67,17 @@ def test_one_block_pass_solves_a_two_point_contact_where_one_point_pass_does_not
         world, box = box_on_ground(spin=0.8, solver=BlockSolver(1, block=block,
                                                                  position_correction="none"))
         box.velocity = (0.0, -1.0)
-        centers = world.centers.copy()
-        velocities = np.column_stack([world.velocities, world.angular_velocities]).ravel()
+        centers = world.bodies.centers.copy()
+        velocities = np.column_stack([world.bodies.velocities,
+                                      world.bodies.angular_velocities]).ravel()
         free = velocities + DT * np.tile([0.0, -10.0, 0.0], world.count) * (
-            np.repeat(world.kinds == pb.DYNAMIC, 3))
+            np.repeat(world.bodies.kinds == pb.DYNAMIC, 3))
         world.step(DT)
         contacts = world.contacts
         J, rows = lcp.contact_jacobian(contacts, centers)
         normal = rows[:, 2] == 0
-        A = J[normal] @ lcp.inverse_mass_matrix(world.arrays.inverse_masses,
-                                                world.arrays.inverse_inertias) @ J[normal].T
+        A = J[normal] @ lcp.inverse_mass_matrix(world.bodies.arrays.inverse_masses,
+                                                world.bodies.arrays.inverse_inertias) @ J[normal].T
         b = J[normal] @ free
         solved = contacts.normal_impulses[rows[normal, 0], rows[normal, 1]]
         expected = lcp_by_least_squares(A, b)

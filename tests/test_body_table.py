@@ -69,7 +69,7 @@ def test_handles_of_other_bodies_keep_working_after_a_removal():
         assert body.row == row and world.bodies[row] is body
         velocity = [10.0 * body.id, 1.0] if body.id > 2 else [float(body.id), 0.0]
         np.testing.assert_array_equal(body.velocity, velocity)
-        np.testing.assert_array_equal(world.velocities[row], velocity)
+        np.testing.assert_array_equal(world.bodies.velocities[row], velocity)
         np.testing.assert_array_equal(body.position, [body.id + 0.5 * velocity[0],
                                                       0.5 * velocity[1]])
 
@@ -91,10 +91,10 @@ def test_handles_of_other_bodies_keep_working_after_a_removal():
 def test_a_stale_handle_raises_lookup_error(use):
     world, bodies = boxes_in_a_row(3)
     world.remove_body(bodies[1])
-    state = world.velocities.copy()
+    state = world.bodies.velocities.copy()
     with pytest.raises(LookupError, match="removed"):
         use(bodies[1])
-    np.testing.assert_array_equal(world.velocities, state)  # nobody else was touched
+    np.testing.assert_array_equal(world.bodies.velocities, state)  # nobody else was touched
     assert not bodies[1].alive and bodies[1].id == 1
     assert repr(bodies[1]) == "Body(id=1, removed)"
 
@@ -104,5 +104,5 @@ def test_row_reports_the_current_row_as_bodies_before_it_go():
     last = bodies[-1]
     for removed, victim in enumerate(bodies[:-1], start=1):
         world.remove_body(victim)
-        assert last.row == 4 - removed and world.ids[last.row] == last.id
+        assert last.row == 4 - removed and world.bodies.ids[last.row] == last.id
         assert repr(last) == f"Body(id=4, dynamic, row={4 - removed})"

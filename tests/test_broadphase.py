@@ -112,7 +112,8 @@ def world_brute_force(world: World):
     boxes = []
     for s in range(table.count):
         b = shape_body[s]
-        boxes.append(table.shape(s).aabb(pb.Transform(world.origins[b], world.angles[b])))
+        boxes.append(table.shape(s).aabb(pb.Transform(world.bodies.origins[b],
+                                                      world.bodies.angles[b])))
     found = []
     for a in range(table.count):
         for b in range(a + 1, table.count):
@@ -121,7 +122,7 @@ def world_brute_force(world: World):
                     filters[a].category, filters[a].mask, filters[a].group,
                     filters[b].category, filters[b].mask, filters[b].group):
                 continue
-            if world.kinds[body_a] != DYNAMIC and world.kinds[body_b] != DYNAMIC:
+            if world.bodies.kinds[body_a] != DYNAMIC and world.bodies.kinds[body_b] != DYNAMIC:
                 continue
             if boxes[a].overlaps(boxes[b]):
                 found.append((a, b))
@@ -140,10 +141,11 @@ def test_world_broad_phases_equal_the_double_loop(seed):
 
 def test_shape_aabbs_match_each_shape():
     world = random_world(11, count=20)
-    lower, upper = world.shapes.aabbs(world.origins, world.angles)
+    lower, upper = world.shapes.aabbs(world.bodies.origins, world.bodies.angles)
     for s in range(world.shapes.count):
         b = world.shapes.arrays.body[s]
-        box = world.shapes.shape(s).aabb(pb.Transform(world.origins[b], world.angles[b]))
+        box = world.shapes.shape(s).aabb(pb.Transform(world.bodies.origins[b],
+                                                      world.bodies.angles[b]))
         np.testing.assert_allclose(lower[s], box.lower, atol=1e-12)
         np.testing.assert_allclose(upper[s], box.upper, atol=1e-12)
 

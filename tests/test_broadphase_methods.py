@@ -493,5 +493,5 @@ def test_every_world_broad_phase_runs_the_same_simulation(name):
                 world.remove_body(world.bodies[1])
             world.step(1 / 60)
         worlds.append(world)
-    np.testing.assert_array_equal(worlds[0].centers, worlds[1].centers)
-    np.testing.assert_array_equal(worlds[0].angles, worlds[1].angles)
+    np.testing.assert_array_equal(worlds[0].bodies.centers, worlds[1].bodies.centers)
+    np.testing.assert_array_equal(worlds[0].bodies.angles, worlds[1].bodies.angles)

@@ -151,7 +151,7 @@ def test_a_colour_shared_out_in_any_number_of_chunks_gives_the_same_pass():
     # however its groups are split among threads, each contact reads and writes what it
     # would alone. One relaxing pass over a pile whose colours are big enough to be split.
     world = _pile()
-    contacts, bodies = world._contacts.arrays, world.arrays
+    contacts, bodies = world._contacts.arrays, world.bodies.arrays
     solver = world.solver
     work, motion, _ = solver._scratch.views(len(contacts.bodies), world.count, None)
     soft, static_soft = solver.springs(1 / 60)
@@ -188,10 +188,10 @@ def test_a_colour_shared_out_in_any_number_of_chunks_gives_the_same_pass():
 def test_one_and_two_threads_step_alike_and_as_the_staged_pipeline():
     threads = numba.get_num_threads()
     try:
-        states = [_pile().centers]
+        states = [_pile().bodies.centers]
         for count in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
             numba.set_num_threads(count)
-            states.append(_pile(parallel=True).centers)
+            states.append(_pile(parallel=True).bodies.centers)
         staged = pb.scenes.pyramid(30, world=pb.World(
             sleeping=False, solver=pb.SoftStepSolver(parallel=True)))
         staged.world.compiled = False
@@ -201,7 +201,7 @@ def test_one_and_two_threads_step_alike_and_as_the_staged_pipeline():
         numba.set_num_threads(threads)
     for state in states[1:]:
         np.testing.assert_array_equal(state, states[0])
-    np.testing.assert_array_equal(staged.world.centers, states[0])
+    np.testing.assert_array_equal(staged.world.bodies.centers, states[0])
     # In row order a pass meets the contacts in another order: a different state.
     assert not np.array_equal(_pile(order="rows").centers, states[0])
 
@@ -214,7 +214,8 @@ def test_the_solver_in_row_order_meets_chapter_10s_criteria(criterion):
     if criterion == "box pile":
         scene = pb.scenes.boxes(1000, world=world)
         scene.run(600)
-        speeds = np.linalg.norm(scene.world.velocities[scene.world.kinds == pb.DYNAMIC],
+        bodies = scene.world.bodies
+        speeds = np.linalg.norm(bodies.velocities[bodies.kinds == pb.DYNAMIC],
                                 axis=1)
         assert speeds.max() < 0.05
         return

@@ -21,8 +21,8 @@ STEPS = 600
 
 
 def _state(world: pb.World) -> list[np.ndarray]:
-    contacts, events = world.contacts, world.contact_events
-    return [getattr(world, name).copy() for name in BODY_COLUMNS] + [
+    contacts, events = world.contacts, world.events.contacts
+    return [getattr(world.bodies, name).copy() for name in BODY_COLUMNS] + [
         contacts.shape_ids.copy(), contacts.normal_impulses.copy(),
         contacts.tangent_impulses.copy(), events.begin, events.end, *events.hits]
 
@@ -70,7 +70,7 @@ def test_standard_scenes_agree_with_sleep_off(calls):
         kwargs = {"n": 200} if name == "rain" else {}
         compiled, staged = scenes.SCENES[name](**kwargs), scenes.SCENES[name](**kwargs)
         for world in (compiled.world, staged.world):
-            world.sleeping = False
+            world.sleep.enabled = False
         staged.world.compiled = False
         assert _first_difference(compiled.world, staged.world, 300, scenes.DT) is None, name
 
@@ -130,8 +130,8 @@ def _unhinge(world):
 
 
 def _settle_faster(world):
-    world.sleep_linear_speed = 0.2
-    world.time_to_sleep = 0.1
+    world.sleep.linear_speed = 0.2
+    world.sleep.time_to_sleep = 0.1
 
 
 def _slide(world):
@@ -215,7 +215,7 @@ def _scene_pair(flip):
 
 def test_a_non_finite_state_is_refused_alike(calls):
     def poison(world):
-        world.velocities[3, 0] = np.nan
+        world.bodies.velocities[3, 0] = np.nan
 
     messages = []
     for world in _scene_pair(poison):
@@ -230,7 +230,7 @@ def test_a_non_finite_state_is_refused_alike(calls):
 
 def test_a_step_that_overflows_is_undone_alike(calls):
     def push(world):
-        world.gravity_scales[5] = 1e308  # finite, but g·scale is not
+        world.bodies.gravity_scales[5] = 1e308  # finite, but g·scale is not
 
     for world in _scene_pair(push):
         before = _state(world)
@@ -239,7 +239,7 @@ def test_a_step_that_overflows_is_undone_alike(calls):
         after = _state(world)
         assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
         # The world goes on from where it was once the scale is sensible again.
-        world.gravity_scales[5] = 1.0
+        world.bodies.gravity_scales[5] = 1.0
         world.step(scenes.DT)
     assert calls["calls"] >= 12
 

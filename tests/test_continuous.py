@@ -209,7 +209,8 @@ def test_scenes_without_fast_bodies_are_bit_identical_either_way(scene):
         world.continuous = continuous
         pb.scenes.SCENES[scene](world=world)
         world.run(120, DT)
-        runs.append((world.centers.copy(), world.angles.copy(), world.velocities.copy()))
+        runs.append((world.bodies.centers.copy(), world.bodies.angles.copy(),
+                     world.bodies.velocities.copy()))
     for on, off in zip(*runs, strict=True):
         np.testing.assert_array_equal(on, off)
 
@@ -224,7 +225,7 @@ def test_switches_refuse_what_is_not_a_flag():
         with pytest.raises(TypeError, match="bullet"):
             body.bullet = bad
     body.bullet = True
-    assert body.bullet and world.bullets.tolist() == [True]
+    assert body.bullet and world.bodies.bullets.tolist() == [True]
 
 
 def test_the_static_tree_follows_removals_and_moved_walls():

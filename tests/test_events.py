@@ -26,7 +26,7 @@ def drop_world(solver: str, sensor_zone: bool = False) -> tuple[pb.World, pb.Bod
     return world, ground, ball
 
 
-def events_against_positions(world, ball, touching_at, events=lambda world: world.contact_events,
+def events_against_positions(world, ball, touching_at, events=lambda world: world.events.contacts,
                              steps=400):
     """Step, and collect (step, event) for begin and end, and the same from positions:
     ``touching_at(y, v)`` says whether the ball at height y, moving at v, touches in the
@@ -55,7 +55,7 @@ def test_each_touch_of_a_bouncing_ball_begins_and_ends_once(solver):
     ahead = 0.0 if solver == "impulse" else DT
     for _ in events_against_positions(world, ball,
                                       lambda y, v: y - RADIUS <= max(0.0, -v * ahead)):
-        events = world.contact_events
+        events = world.events.contacts
         begins += len(events.begin)
         ends += len(events.end)
         for pairs in (events.begin, events.end):
@@ -68,14 +68,14 @@ def test_a_sensor_reports_entering_and_leaving_and_never_pushes():
     falls_freely_until = []
     for k in events_against_positions(
             world, ball, lambda y, v: (2.0 - RADIUS <= y <= 3.0 + RADIUS),
-            lambda world: world.sensor_events):
-        sensor = world.sensor_events
+            lambda world: world.events.sensors):
+        sensor = world.events.sensors
         for pairs in (sensor.begin, sensor.end):
             assert pairs.tolist() in ([], [[1, 2]])  # (sensor, visitor)
         if ball.position[1] > 1.0:
             falls_freely_until.append(k)
         # Only the ground makes events of contact: the zone exerts no force.
-        for pairs in (world.contact_events.begin, world.contact_events.end):
+        for pairs in (world.events.contacts.begin, world.events.contacts.end):
             assert pairs.tolist() in ([], [[0, 2]])
     # Through the zone the ball fell freely: y = 4 − g t²/2 exactly as without it.
     k = falls_freely_until[-1]
@@ -98,7 +98,7 @@ def test_a_hit_is_reported_once_per_impact_at_the_impact_speed():
     for k in range(300):
         before = ball.velocity[1]
         world.step(DT)
-        events = world.contact_events.hits
+        events = world.events.contacts.hits
         if len(events.speeds):
             assert events.shape_ids.tolist() == [[0, 1]]
             np.testing.assert_allclose(events.normals[0], [0.0, 1.0], atol=1e-12)
@@ -106,12 +106,12 @@ def test_a_hit_is_reported_once_per_impact_at_the_impact_speed():
     assert len(hits) >= 2
     for _, speed, falling in hits:
         # The approach speed is the ball's speed before the step (ground at rest).
-        assert speed == pytest.approx(falling, rel=1e-12) and speed > world.hit_speed
+        assert speed == pytest.approx(falling, rel=1e-12) and speed > world.events.hit_speed
     first = hits[0]
     assert first[1] == pytest.approx(np.sqrt(2 * 10 * (4.0 - RADIUS)), rel=0.05)
-    world.hit_speed = 100.0
+    world.events.hit_speed = 100.0
     world.step(DT)
-    assert len(world.contact_events.hits.speeds) == 0
+    assert len(world.events.contacts.hits.speeds) == 0
 
 
 @pytest.mark.parametrize("a, b", list(itertools.product(
@@ -166,40 +166,40 @@ def test_callbacks_match_categories_in_order_and_removals_wait():
         with pytest.raises(RuntimeError, match="contact callback"):
             world.step(DT)
 
-    world.on_contact(2, 1, begin=begin, end=lambda contact: ended.append(contact))
+    world.events.on_contact(2, 1, begin=begin, end=lambda contact: ended.append(contact))
     world.step(DT)
     assert seen == balls and world.count == 1  # removed after the last callback
     assert not any(ball.alive for ball in balls)
     world.step(DT)  # their contacts ended with them
     assert sorted(contact.shape_b for contact in ended) == [1, 2, 3]
     assert all(contact.body_a == ground and not contact.body_b.alive for contact in ended)
-    assert world.contact_events.begin.shape == (0, 2)
+    assert world.events.contacts.begin.shape == (0, 2)
 
 
 def test_removing_a_touching_body_ends_its_contact_once():
     world, ground, ball = drop_world("soft_step")
     for _ in range(200):
         world.step(DT)
-    assert world.contact_events.end.shape == (0, 2)
+    assert world.events.contacts.end.shape == (0, 2)
     world.remove_body(ball)
     world.step(DT)
-    assert world.contact_events.end.tolist() == [[0, 1]]
+    assert world.events.contacts.end.tolist() == [[0, 1]]
     world.step(DT)
-    assert world.contact_events.end.shape == (0, 2)
+    assert world.events.contacts.end.shape == (0, 2)
 
 
 def test_handlers_can_be_removed_and_must_do_something():
     world, _, _ = drop_world("soft_step")
     calls = []
-    handler = world.on_contact(1, 1, begin=calls.append)
-    world.remove_contact_handler(handler)
+    handler = world.events.on_contact(1, 1, begin=calls.append)
+    world.events.remove_handler(handler)
     for _ in range(120):
         world.step(DT)
     assert calls == []
     with pytest.raises(ValueError, match="not registered"):
-        world.remove_contact_handler(handler)
+        world.events.remove_handler(handler)
     with pytest.raises(ValueError, match="give begin, end or both"):
-        world.on_contact(1, 1)
+        world.events.on_contact(1, 1)
 
 
 def test_a_callback_that_raises_costs_the_others_none_of_their_events():
@@ -216,8 +216,8 @@ def test_a_callback_that_raises_costs_the_others_none_of_their_events():
         world.remove_body(contact.body_b)
         raise RuntimeError(f"the game failed at landing {len(heard)}")
 
-    world.on_contact(1, 1, begin=fussy)
-    world.on_contact(1, 1, begin=counted.append)
+    world.events.on_contact(1, 1, begin=fussy)
+    world.events.on_contact(1, 1, begin=counted.append)
     with pytest.raises(RuntimeError, match="at landing 1$"):
         world.step(DT)
     assert heard == balls and len(counted) == 3

@@ -33,7 +33,7 @@ class Injected(KeyboardInterrupt):
 
 def _state(world: pb.World) -> list[np.ndarray]:
     """Everything a step changes that a program can see, in comparable arrays."""
-    bodies = world.arrays
+    bodies = world.bodies.arrays
     asleep = ~bodies.awake
     columns = [getattr(bodies, name).copy() for name in bodies._fields
                if name not in ("sleep_centers", "sleep_angles")]
@@ -41,7 +41,7 @@ def _state(world: pb.World) -> list[np.ndarray]:
     columns += [bodies.sleep_centers[asleep].copy(), bodies.sleep_angles[asleep].copy()]
     columns += [column.copy() for column in world.contacts.arrays]
     columns += [column.copy() for column in world.joint_arrays]
-    contact_events, sensor_events = world.contact_events, world.sensor_events
+    contact_events, sensor_events = world.events.contacts, world.events.sensors
     columns += [contact_events.begin, contact_events.end, *contact_events.hits,
                 sensor_events.begin, sensor_events.end]
     columns.append(np.array([world.time, world.step_count]))
@@ -88,7 +88,7 @@ def _pile_with_joints() -> pb.World:
     world = scenes.pyramid(base=4).world
     for _ in range(150):
         world.step(DT)
-    assert world.awake_count == 0
+    assert world.sleep.awake_count == 0
     first = world.add_body(pb.Polygon.box(0.5, 0.1), position=(5.0, 2.0))
     second = world.add_body(pb.Polygon.box(0.5, 0.1), position=(6.0, 2.0))
     world.add_joint(pb.RevoluteJoint(first, second, anchor=(5.5, 2.0)))
@@ -103,7 +103,7 @@ def _sensed() -> pb.World:
     """Balls falling through a sensor with a handler: the staged path and sensor events."""
     world = scenes.rain(n=40).world
     world.add_body(pb.Polygon.box(3.0, 1.0), position=(0.0, 3.0), kind="static", sensor=True)
-    world.on_contact(1, 1, begin=_handler, end=_handler)
+    world.events.on_contact(1, 1, begin=_handler, end=_handler)
     for _ in range(40):
         world.step(DT)
     return world
@@ -180,7 +180,7 @@ def test_an_interrupt_at_a_random_moment_leaves_the_world_before_or_after_the_st
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals are delivered to the main thread only")
     world = scenes.pyramid(base=12).world
-    world.sleeping = False
+    world.sleep.enabled = False
     for _ in range(5):
         world.step(DT)
 

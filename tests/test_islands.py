@@ -18,10 +18,10 @@ def settled_pyramid():
     settled = asleep = None
     for step in range(1, 600):
         world.step(DT)
-        speeds = np.hypot(*world.velocities[1:].T)
-        if settled is None and step > 5 and speeds.max() < world.sleep_linear_speed:
+        speeds = np.hypot(*world.bodies.velocities[1:].T)
+        if settled is None and step > 5 and speeds.max() < world.sleep.linear_speed:
             settled = step
-        if world.awake_count == 0:
+        if world.sleep.awake_count == 0:
             asleep = step
             break
     return scene, settled, asleep
@@ -37,19 +37,19 @@ def test_pyramid_falls_asleep_within_three_seconds_of_settling(pyramid_asleep):
     assert settled is not None and asleep is not None
     # An island sleeps once every body has been slow for time_to_sleep (0.5 s).
     assert asleep * DT <= settled * DT + 3.0
-    assert asleep * DT >= scene.world.time_to_sleep
+    assert asleep * DT >= scene.world.sleep.time_to_sleep
     assert not any(body.awake for body in scene.bodies["boxes"])
 
 
 def test_sleeping_bodies_do_not_move_at_all():
     scene, _, _ = settled_pyramid()
     world = scene.world
-    before = world.centers.copy(), world.angles.copy()
+    before = world.bodies.centers.copy(), world.bodies.angles.copy()
     for _ in range(100):
         world.step(DT)
-    assert np.array_equal(world.centers, before[0]) and np.array_equal(world.angles,
+    assert np.array_equal(world.bodies.centers, before[0]) and np.array_equal(world.bodies.angles,
                                                                        before[1])
-    assert world.awake_count == 0
+    assert world.sleep.awake_count == 0
 
 
 def test_a_box_dropped_on_a_sleeping_pyramid_wakes_it_and_it_sleeps_again():
@@ -60,12 +60,12 @@ def test_a_box_dropped_on_a_sleeping_pyramid_wakes_it_and_it_sleeps_again():
     woke = False
     for _ in range(600):
         world.step(DT)
-        if world.awake_count == len(boxes) + 1:
+        if world.sleep.awake_count == len(boxes) + 1:
             woke = True
-        if woke and world.awake_count == 0:
+        if woke and world.sleep.awake_count == 0:
             break
     assert woke  # the whole pile, through its contacts, wakes when the box lands
-    assert world.awake_count == 0 and dropped.position[1] > 19.0
+    assert world.sleep.awake_count == 0 and dropped.position[1] > 19.0
 
 
 @pytest.mark.parametrize("push", ["force", "impulse", "velocity", "position", "awake"])
@@ -81,7 +81,7 @@ def test_a_push_wakes_the_island(push):
      "awake": lambda: setattr(bottom, "awake", True)}[push]()
     assert bottom.awake
     world.step(DT)
-    assert top.awake and world.awake_count == len(scene.bodies["boxes"])
+    assert top.awake and world.sleep.awake_count == len(scene.bodies["boxes"])
 
 
 def test_putting_a_body_to_sleep_puts_its_island_to_sleep():
@@ -150,11 +150,11 @@ def test_sleep_can_be_turned_off():
     for _ in range(120):
         world.step(DT)
     assert box.awake
-    world.sleeping = True
+    world.sleep.enabled = True
     for _ in range(60):
         world.step(DT)
     assert not box.awake
-    world.sleeping = False
+    world.sleep.enabled = False
     assert box.awake
 
 
@@ -170,13 +170,13 @@ def test_a_body_pushed_every_step_never_sleeps():
 
 def test_sleep_thresholds_are_checked():
     world = pb.World()
-    world.sleep_linear_speed = 0.1
-    world.sleep_angular_speed = 0.1
-    world.time_to_sleep = 1.0
-    assert (world.sleep_linear_speed, world.sleep_angular_speed, world.time_to_sleep) == (
+    world.sleep.linear_speed = 0.1
+    world.sleep.angular_speed = 0.1
+    world.sleep.time_to_sleep = 1.0
+    assert (world.sleep.linear_speed, world.sleep.angular_speed, world.sleep.time_to_sleep) == (
         0.1, 0.1, 1.0)
-    for name in ("sleep_linear_speed", "sleep_angular_speed", "time_to_sleep"):
+    for name in ("linear_speed", "angular_speed", "time_to_sleep"):
         with pytest.raises(ValueError, match=name):
-            setattr(world, name, -1.0)
-    with pytest.raises(TypeError, match="sleeping"):
-        world.sleeping = "yes"
+            setattr(world.sleep, name, -1.0)
+    with pytest.raises(TypeError, match="enabled"):
+        world.sleep.enabled = "yes"

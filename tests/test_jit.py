@@ -201,19 +201,46 @@ def test_stale_kernel_folders_are_removed_and_nothing_else(tmp_path):
     _jit.remove_stale_caches(tmp_path / "missing")  # a directory that is not there: no error
 
 
-def test_package_stamp_depends_on_every_file(tmp_path, monkeypatch):
-    (tmp_path / "a.py").write_text("x = 1\n")
-    (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "b.py").write_text("y = 2\n")
+def test_package_stamp_depends_on_every_file_compiled_code_can_read(tmp_path, monkeypatch):
+    # A package in miniature: kernels made with _jit, a helper they import (through a
+    # package, under a function), a constant module the helper imports, and bookkeeping
+    # that imports the kernels but that no kernel reads.
+    files = {
+        "_jit.py": "njit = None\n",
+        "kernels.py": "from physbook._jit import njit\nfrom physbook.sub import helper\n",
+        "sub/__init__.py": "",
+        "sub/helper.py": "def f():\n    from physbook.constants import X\n    return X\n",
+        "constants.py": "X = 1\n",
+        "bookkeeping.py": "import physbook.kernels\nfrom physbook import kernels\n",
+        "drawing.py": "import numpy\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
     monkeypatch.setattr(_jit, "PACKAGE_DIR", tmp_path)
     _jit.package_stamp.cache_clear()
     try:
-        first = _jit.package_stamp()
-        (tmp_path / "sub" / "b.py").write_text("y = 3\n")
-        _jit.package_stamp.cache_clear()
-        assert _jit.package_stamp() != first
+        assert [str(path.relative_to(tmp_path)) for path in _jit.kernel_sources()] == [
+            "_jit.py", "constants.py", "kernels.py", "sub/helper.py"]
+        for name, reaches_kernels in (("constants.py", True), ("sub/helper.py", True),
+                                      ("bookkeeping.py", False), ("drawing.py", False)):
+            before = _jit.package_stamp()
+            (tmp_path / name).write_text((tmp_path / name).read_text() + "# edited\n")
+            _jit.package_stamp.cache_clear()
+            assert (_jit.package_stamp() != before) is reaches_kernels, name
     finally:
         _jit.package_stamp.cache_clear()
+
+
+def test_the_world_bookkeeping_is_outside_the_stamp_and_every_kernel_inside():
+    # Every module that makes kernels is in the stamp; the World's Python bookkeeping and
+    # the drawing are not, so editing them recompiles nothing.
+    sources = {path.relative_to(_jit.PACKAGE_DIR).as_posix() for path in _jit.kernel_sources()}
+    for path in _jit.PACKAGE_DIR.rglob("*.py"):
+        if "njit" in path.read_text(encoding="utf-8").split("def ", 1)[-1]:
+            assert path.relative_to(_jit.PACKAGE_DIR).as_posix() in sources, path
+    assert {"world.py", "event_log.py", "viz/world.py"}.isdisjoint(sources)
+    assert {"compiled_step.py", "constants.py", "kinds.py", "_jit.py"} <= sources
 
 
 # --- kernels compiled without reference counts ------------------------------------------
@@ -319,7 +346,7 @@ def test_stepping_leaves_the_reference_counts_of_the_columns_alone():
             world.compiled = compiled
             for _ in range(5):
                 world.step(scene.dt)
-            columns = [column for column in world.arrays if isinstance(column, np.ndarray)]
+            columns = [column for column in world.bodies.arrays if isinstance(column, np.ndarray)]
             before = [sys.getrefcount(column) for column in columns]
             for _ in range(200):
                 world.step(scene.dt)

@@ -57,7 +57,7 @@ def pair(kind, solver=None, **settings):
 def rows(world, joint):
     """(J, C, number of rules) of the world's only joint at the pose now."""
     table = world.joint_arrays
-    p_a, p_b = pb.viz.joint_anchor_pairs(table, world.centers, world.angles)[0]
+    p_a, p_b = pb.viz.joint_anchor_pairs(table, world.bodies.centers, world.bodies.angles)[0]
     a, b = joint.body_a, joint.body_b
     r_a, r_b, d = p_a - a.center_of_mass, p_b - b.center_of_mass, p_b - p_a
     angle = b.angle - a.angle - table.reference_angles[0]
@@ -90,9 +90,9 @@ def inverse_mass(joint):
 
 
 def drift(world, seconds):
-    world.arrays.centers[:] += seconds * world.arrays.velocities
-    world.arrays.angles[:] += seconds * world.arrays.angular_velocities
-    world.update_origins()
+    world.bodies.arrays.centers[:] += seconds * world.bodies.arrays.velocities
+    world.bodies.arrays.angles[:] += seconds * world.bodies.arrays.angular_velocities
+    world.bodies.update_origins()
 
 
 def slid(world, joint):

@@ -65,7 +65,8 @@ def run_scene(name: str, solver: str):
     mounts = wheel_mounts(scene) if name == "car" else []
     for _ in range(scene.steps):
         world.step(scene.dt)
-    assert np.all(np.isfinite(world.centers)) and np.all(np.isfinite(world.velocities))
+    assert np.all(np.isfinite(world.bodies.centers))
+    assert np.all(np.isfinite(world.bodies.velocities))
     return scene, mounts
 
 

@@ -100,7 +100,7 @@ def test_reaction_of_a_hanging_ball_is_its_weight():
     pin = world.add_body(pb.Circle(0.1), position=(0, 0), kind="static")
     ball = world.add_body(pb.Circle(0.2), position=(0, -2.0))
     rod = world.add_joint(pb.DistanceJoint(pin, ball, (0, 0), (0, -2.0)))
-    world.sleeping = False
+    world.sleep.enabled = False
     for _ in range(120):
         world.step(DT)
     np.testing.assert_allclose(rod.reaction_force, [0.0, ball.mass * G], rtol=1e-6,
@@ -275,10 +275,10 @@ def test_mouse_joint_pulls_a_body_to_the_target_with_a_bounded_force():
 
 def _moved(world, seconds):
     """Advance every body by its velocity only (no forces, no joints): c + v·t, θ + ω·t."""
-    centers, angles = world.arrays.centers, world.arrays.angles
-    centers += seconds * world.arrays.velocities
-    angles += seconds * world.arrays.angular_velocities
-    world.update_origins()
+    centers, angles = world.bodies.arrays.centers, world.bodies.arrays.angles
+    centers += seconds * world.bodies.arrays.velocities
+    angles += seconds * world.bodies.arrays.angular_velocities
+    world.bodies.update_origins()
 
 
 @pytest.mark.parametrize("kind", ["distance", "revolute", "prismatic"])

@@ -31,6 +31,7 @@ LAYER_OF_PREFIX = {
     "physbook.recording": "world",
     "physbook.queries": "world",
     "physbook.events": "world",
+    "physbook.event_log": "world",
     "physbook.continuous": "world",
     "physbook.compiled_step": "world",
     "physbook.scenes": "world",
@@ -218,3 +219,37 @@ def test_a_lazy_import_counts(tmp_path):
     source = tmp_path / "lazy.py"
     source.write_text("def f():\n    from physbook.world import World\n    return World\n")
     assert "physbook.world" in imported_names(source)
+
+
+def private_imports(path: Path) -> list[str]:
+    """Every underscore name the file imports from another physbook module: a module's
+    private name is its own. A package-private module (``physbook._check``) is a module,
+    not a name, and may be imported."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("physbook"):
+            for alias in node.names:
+                name = alias.name
+                if (name.startswith("_") and not name.startswith("__")
+                        and not module_exists(f"{node.module}.{name}")):
+                    found.append(f"{node.module}.{name}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_name():
+    wrong = {module_name(path): private_imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
+    assert {module: names for module, names in wrong.items() if names} == {}
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("from physbook.broadphase.pairs import _boxes_overlap", ["physbook.broadphase.pairs."
+                                                             "_boxes_overlap"]),
+    ("from physbook.collision.toi import HIT, _HIT", ["physbook.collision.toi._HIT"]),
+    ("from physbook import _check", []),  # a package-private module
+    ("from physbook.broadphase.pairs import __all__", []),
+    ("from physbook.broadphase.pairs import boxes_overlap", []),
+])
+def test_a_private_import_is_caught(tmp_path, line, expected):
+    source = tmp_path / "module.py"
+    source.write_text(f"def f():\n    {line}\n")
+    assert private_imports(source) == expected

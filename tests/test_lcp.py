@@ -22,14 +22,14 @@ def column_problem(count=6, iterations=10):
     world.add_body(Polygon.box(1.5, 0.5), position=(0, -0.5), kind="static", material=rough)
     for i in range(count):
         world.add_body(Polygon.box(0.5, 0.5), position=(0, 0.5 + i), material=rough)
-    centers = world.centers.copy()
+    centers = world.bodies.centers.copy()
     world.step(DT)
     contacts = world.contacts
     J, rows = lcp.contact_jacobian(contacts, centers)
-    inverse_mass = lcp.inverse_mass_matrix(world.arrays.inverse_masses,
-                                           world.arrays.inverse_inertias)
+    inverse_mass = lcp.inverse_mass_matrix(world.bodies.arrays.inverse_masses,
+                                           world.bodies.arrays.inverse_inertias)
     free = np.zeros(3 * world.count)
-    free[1::3] = -G * DT * (world.kinds == pb.DYNAMIC)
+    free[1::3] = -G * DT * (world.bodies.kinds == pb.DYNAMIC)
     normal_row, factor = lcp.row_bounds(rows, contacts.frictions)
     return world, J, rows, J @ inverse_mass @ J.T, J @ free, normal_row, factor
 

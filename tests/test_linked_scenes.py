@@ -40,8 +40,8 @@ def test_ragdoll_and_car_run_ten_thousand_steps(name):
     world = scene.world
     for _ in range(10_000):
         world.step(DT)
-    state = np.concatenate([world.centers.ravel(), world.velocities.ravel(),
-                            world.angles, world.angular_velocities])
+    state = np.concatenate([world.bodies.centers.ravel(), world.bodies.velocities.ravel(),
+                            world.bodies.angles, world.bodies.angular_velocities])
     assert np.all(np.isfinite(state))
     if name == "ragdoll":
         # Its limbs stay on: every hinge holds within 1 cm once the ragdoll has landed.

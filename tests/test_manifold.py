@@ -448,7 +448,7 @@ def test_pair_rotations_skip_circles_on_their_bodys_origin():
     assert unturned.tolist() == [True, False, True, False]
     assert cosines.tolist() == [1.0] * 3 and sines.tolist() == [0.0] * 3  # cos 0, sin 0
     pairs = np.array([[0, 1], [2, 3]])
-    pair_rotations(pairs, shapes.body, world.arrays.angles, cosines, sines, done, None,
+    pair_rotations(pairs, shapes.body, world.bodies.arrays.angles, cosines, sines, done, None,
                    unturned)
     np.testing.assert_array_equal(cosines, [1.0, math.cos(-1.2), math.cos(2.0)])
     np.testing.assert_array_equal(sines, [0.0, math.sin(-1.2), math.sin(2.0)])

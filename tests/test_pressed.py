@@ -149,8 +149,8 @@ def test_count_weighs_each_overlap_by_the_mass_ratio():
                            material=pb.Material(density=4.0))
     world.step(1e-6)  # finds the contacts; a microsecond moves nothing that matters
     motion = contact_solver.body_work_arrays(world.count)
-    contact_solver.start_motion(world.arrays, motion)
-    contact_solver.count_overlaps(world.contacts.arrays, world.arrays, motion)
+    contact_solver.start_motion(world.bodies.arrays, motion)
+    contact_solver.count_overlaps(world.contacts.arrays, world.bodies.arrays, motion)
     assert world.contacts.count == 3
     assert motion.overlaps[light.row] == 2.0
     assert motion.overlaps[heavy.row] == pytest.approx(1.25)
@@ -169,8 +169,8 @@ def test_boxes_of_many_masses_created_at_one_point_are_not_launched():
                        material=pb.Material(density=density, friction=material.friction))
     for _ in range(120):
         world.step(1 / 60)
-        dynamic = world.kinds == pb.DYNAMIC
-        assert np.hypot(*world.velocities[dynamic].T).max() < LAUNCH_SPEED
+        dynamic = world.bodies.kinds == pb.DYNAMIC
+        assert np.hypot(*world.bodies.velocities[dynamic].T).max() < LAUNCH_SPEED
 
 
 def test_heavy_box_dropped_on_a_pyramid_pushes_nothing_through_the_floor():
@@ -192,8 +192,8 @@ def test_heavy_box_dropped_on_a_pyramid_pushes_nothing_through_the_floor():
     lowest, farthest = math.inf, 0.0
     for _ in range(600):
         world.step(1 / 60)
-        lowest = min(lowest, world.centers[rows, 1].min())
-        farthest = max(farthest, np.abs(world.centers[rows, 0]).max())
+        lowest = min(lowest, world.bodies.centers[rows, 1].min())
+        farthest = max(farthest, np.abs(world.bodies.centers[rows, 0]).max())
     assert lowest > 0.0
     assert farthest > 20.5          # past the ends of a floor 40 m wide
     assert heavy.position[1] == pytest.approx(1.0, abs=0.01)

@@ -82,7 +82,7 @@ def scene(variant: str = "tree") -> bytes:
     for _ in range(5):
         world.step(DT)
     world.query_aabb((-8.0, -1.0), (8.0, 5.0))  # a sweep world makes its query tree
-    bodies = world.arrays
+    bodies = world.bodies.arrays
     assert not bodies.awake[1:10].any() and bodies.awake[10:19].any(), "one stack asleep"
     return pickle.dumps(world)
 
@@ -130,6 +130,7 @@ def world_state(world: pb.World, joints: list | None = None) -> dict:
     read: reading drops removed rows), the joint table and the joints ``joints`` (handles
     kept from before), island labels, events, the broad phase and query tree."""
     bodies, shapes = world._bodies, world._shapes
+    record = world.events.record
     next_id = bodies._next_id
     rows = []
     for body_id in range(next_id + 2):
@@ -138,7 +139,7 @@ def world_state(world: pb.World, joints: list | None = None) -> dict:
         except LookupError as error:
             rows.append(str(error))
     state = {f"bodies.{name}": column for name, column in zip(BodyArrays._fields,
-                                                                world.arrays, strict=True)}
+                                                                world.bodies.arrays, strict=True)}
     state.update({
         "bodies.rows of ids": rows, "bodies.count": bodies.count, "bodies.next id": next_id,
         "bodies.handles": [handle.id for handle in bodies.handles],
@@ -148,13 +149,13 @@ def world_state(world: pb.World, joints: list | None = None) -> dict:
         "shapes.objects": pickle.dumps(shapes._shapes),
         "joints.ids": [joint._id for joint in world.joints],
         "joints.next id": world._joints._next_id,
-        "islands": world._islands[:bodies.count],
-        "events": (world._touching, world._sensing, list(world._ended_by_removal),
-                   list(world._sensing_ended_by_removal),
+        "islands": world.sleep.labels[:bodies.count],
+        "events": (record.touching, record.sensing, list(record.ended_by_removal[0]),
+                   list(record.ended_by_removal[1]),
                    {key: (category, sensor, body.id)
-                    for key, (category, sensor, body) in world._removed_shapes.items()},
-                   [body.id for body in world._pending_removals]),
-        "stages": (tree_state(world._broad_phase), tree_state(world._query_tree)),
+                    for key, (category, sensor, body) in record.removed_shapes.items()},
+                   [body.id for body in world.events.pending_removals]),
+        "stages": (tree_state(world._broad_phase), tree_state(world._queries.own_tree)),
         "step count": world.step_count,
     })
     state.update({f"shapes.{name}": column for name, column in zip(
@@ -178,16 +179,17 @@ def differences(state: dict, other: dict) -> list[str]:
 
 def trajectory(world: pb.World, steps: int = 30) -> list[str]:
     """A digest of the bodies, the contacts read through the world and the events (what
-    :attr:`~physbook.World.contact_events` and ``sensor_events`` are made from) after each
+    ``world.events.contacts`` and ``world.events.sensors`` are made from) after each
     of ``steps`` steps."""
     digests = []
     for _ in range(steps):
         world.step(DT)
         digest = hashlib.sha256()
-        events = (world._touching, world._previous_touching, world._sensing,
-                  world._previous_sensing, *world._hits,
-                  *(np.unique(np.array(keys, np.int64)) for keys in world._step_ended))
-        for column in (*world.arrays, *world.contacts.arrays, *events):
+        record = world.events.record
+        events = (record.touching, record.previous_touching, record.sensing,
+                  record.previous_sensing, *record.hits,
+                  *(np.unique(np.array(keys, np.int64)) for keys in record.step_ended))
+        for column in (*world.bodies.arrays, *world.contacts.arrays, *events):
             digest.update(np.ascontiguousarray(column).tobytes())
         digests.append(digest.hexdigest())
     return digests
@@ -214,23 +216,25 @@ def test_remove_bodies_is_remove_body_on_each(variant):
     for key in ("events", "stages"):
         state.pop(key), other.pop(key)
     assert differences(state, other) == []
-    assert sorted(together._ended_by_removal) == sorted(one_by_one._ended_by_removal)
-    assert together._removed_shapes.keys() == one_by_one._removed_shapes.keys()
-    np.testing.assert_array_equal(together._touching, one_by_one._touching)
+    records = together.events.record, one_by_one.events.record
+    assert sorted(records[0].ended_by_removal[0]) == sorted(records[1].ended_by_removal[0])
+    assert records[0].removed_shapes.keys() == records[1].removed_shapes.keys()
+    np.testing.assert_array_equal(records[0].touching, records[1].touching)
     # What every removal does, checked against the world before it.
     before = fresh(variant)
-    gone = np.isin(before.ids, VICTIMS)
+    gone = np.isin(before.bodies.ids, VICTIMS)
     kept = ~gone
-    for name, column in zip(BodyArrays._fields, before.arrays, strict=True):
+    for name, column in zip(BodyArrays._fields, before.bodies.arrays, strict=True):
         if name not in ("awake", "sleep_times"):
-            np.testing.assert_array_equal(getattr(together.arrays, name), column[kept])
+            np.testing.assert_array_equal(getattr(together.bodies.arrays, name), column[kept])
     # The islands of the removed bodies wake (the joints' other bodies are awake): each
     # sleeping dynamic body labelled as a removed one.
-    woke = together.awake & ~before.awake[kept]
-    labels = before._islands[:before.count]
-    islands = np.isin(labels, labels[gone]) & (before.kinds == DYNAMIC) & ~before.awake & kept
-    assert set(together.ids[woke].tolist()) == set(before.ids[islands].tolist())
-    assert {2, 8} <= set(together.ids[woke].tolist()), "the boxes on and under box 5"
+    woke = together.bodies.awake & ~before.bodies.awake[kept]
+    labels = before.sleep.labels[:before.count]
+    islands = (np.isin(labels, labels[gone]) & (before.bodies.kinds == DYNAMIC)
+               & ~before.bodies.awake & kept)
+    assert set(together.bodies.ids[woke].tolist()) == set(before.bodies.ids[islands].tolist())
+    assert {2, 8} <= set(together.bodies.ids[woke].tolist()), "the boxes on and under box 5"
     assert [joint.world is None for joint in joints] == [False, True, True, True]
     assert [joint._removed_with for joint in joints] == [(), (21,), (21,), (18,)]
     assert trajectory(together) == trajectory(one_by_one)
@@ -239,7 +243,7 @@ def test_remove_bodies_is_remove_body_on_each(variant):
 def test_a_batch_drops_the_contact_rows_of_its_bodies_and_renumbers_the_rest():
     world = fresh()
     before = ContactColumns(*(column.copy() for column in world.contacts.arrays))
-    rows = np.flatnonzero(np.isin(world.ids, VICTIMS))
+    rows = np.flatnonzero(np.isin(world.bodies.ids, VICTIMS))
     world.remove_bodies([by_id(world, body_id) for body_id in VICTIMS])
     assert world._contacts._stale, "rows are dropped when next read, not at once"
     touches = np.isin(before.bodies, rows).any(axis=1)
@@ -277,12 +281,12 @@ def test_removal_inside_a_callback_waits_until_the_callbacks_are_done_and_happen
         world.remove_body(contact.body_a)  # pending already: removed once
         assert contact.body_a.alive and contact.body_b.alive
 
-    world.on_contact(1, 1, begin=began)
+    world.events.on_contact(1, 1, begin=began)
     ball.velocity = (0.0, 0.0)
     ball.position = by_id(world, 17).position + (0.0, 0.49)  # onto the awake stack
     world.step(DT)
     assert seen and all(a and b for a, b in seen)
-    assert not ball.alive and world._pending_removals == []
+    assert not ball.alive and world.events.pending_removals == []
 
 
 def test_remove_bodies_checks_everything_before_removing_anything():
@@ -558,7 +562,8 @@ def test_sigint_at_random_moments_leaves_each_removal_done_or_not_done():
         for trial in itertools.count():
             if inside == 25 or trial == 3000:
                 break
-            candidates = [int(i) for i, kind in zip(world.ids, world.kinds, strict=True)
+            candidates = [int(i) for i, kind in zip(world.bodies.ids, world.bodies.kinds,
+                                                    strict=True)
                           if kind != STATIC]
             ids = rng.choice(candidates, size=int(rng.integers(1, 4)), replace=False)
             victims = [by_id(world, body_id) for body_id in ids]

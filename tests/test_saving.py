@@ -18,9 +18,9 @@ COLUMNS = ("origins", "centers", "angles", "velocities", "angular_velocities", "
 
 
 def _state(world: pb.World) -> list[np.ndarray]:
-    contacts, events = world.contacts, world.contact_events
+    contacts, events = world.contacts, world.events.contacts
     joints = world.joint_arrays
-    return [getattr(world, name).copy() for name in COLUMNS] + [
+    return [getattr(world.bodies, name).copy() for name in COLUMNS] + [
         contacts.shape_ids.copy(), contacts.normal_impulses.copy(),
         contacts.tangent_impulses.copy(), events.begin, events.end, *events.hits,
         *(column.copy() for column in joints), np.array([world.time, world.step_count])]
@@ -42,7 +42,7 @@ def _sensed_bounce() -> scenes.Scene:
     a handler, a function of this module, that counts what the sensor reports."""
     scene = scenes.bounce()
     scene.world.add_body(pb.Circle(1.0), position=(0.0, 5.0), kind="static", sensor=True)
-    scene.world.on_contact(1, 1, begin=_counted, end=_counted)
+    scene.world.events.on_contact(1, 1, begin=_counted, end=_counted)
     return scene
 
 
@@ -64,7 +64,7 @@ def test_a_saved_world_steps_on_bit_for_bit(name, compiled):
     for _ in range(150):  # long enough for the pyramid to fall asleep
         world.step(scene.dt)
     if name == "pyramid asleep":
-        assert world.awake_count == 0
+        assert world.sleep.awake_count == 0
     twins = _twins(world)
     for k in range(200):
         for each in (world, *twins):
@@ -77,8 +77,8 @@ def test_a_saved_world_steps_on_bit_for_bit(name, compiled):
     moving = next(body for body in twins[0].bodies if body.kind == "dynamic")
     moving.velocity = (0.0, 30.0)
     twins[0].step(scene.dt)
-    assert not np.array_equal(twins[0].centers, world.centers)
-    assert np.array_equal(twins[1].centers, world.centers)
+    assert not np.array_equal(twins[0].bodies.centers, world.bodies.centers)
+    assert np.array_equal(twins[1].bodies.centers, world.bodies.centers)
 
 
 def test_a_saved_world_holds_no_work_arrays():

@@ -49,11 +49,11 @@ def test_scene_materials_mix_to_the_pair_values():
     world = scene.world
     ramp_row = scene.bodies["ramp"].row
     for box, pair in zip(scene.bodies["boxes"], scene.params["frictions"], strict=True):
-        mixed = mix_friction(world.frictions[ramp_row], world.frictions[box.row])
+        mixed = mix_friction(world.bodies.frictions[ramp_row], world.bodies.frictions[box.row])
         assert mixed == pytest.approx(pair, abs=1e-12)
     bounce = scenes.bounce().world
-    assert mix_restitution(bounce.restitutions[0], bounce.restitutions[1]) == 0.5
-    assert mix_friction(bounce.frictions[0], bounce.frictions[1]) == 0.0
+    assert mix_restitution(bounce.bodies.restitutions[0], bounce.bodies.restitutions[1]) == 0.5
+    assert mix_friction(bounce.bodies.frictions[0], bounce.bodies.frictions[1]) == 0.0
 
 
 def test_per_body_value():
@@ -69,12 +69,12 @@ def test_pyramid_geometry():
     scene = scenes.pyramid(20)
     boxes = scene.bodies["boxes"]
     assert len(boxes) == 210 and scene.steps == 600 and scene.name == "pyramid-20"
-    centers = scene.world.centers[[box.row for box in boxes]]
+    centers = scene.world.bodies.centers[[box.row for box in boxes]]
     assert centers[:, 1].min() == 0.5 and centers[:, 1].max() == 19.5
     bottom = np.sort(centers[centers[:, 1] == 0.5, 0])
     np.testing.assert_array_equal(np.diff(bottom), np.ones(19))  # exactly touching
     np.testing.assert_allclose(bottom[[0, -1]], [-9.5, 9.5])
-    assert scene.world.kinds[scene.bodies["ground"].row] == STATIC
+    assert scene.world.bodies.kinds[scene.bodies["ground"].row] == STATIC
     with pytest.raises(ValueError, match="base"):
         scenes.pyramid(0)
     with pytest.raises(ValueError, match="frictions"):
@@ -111,10 +111,10 @@ def test_small_rain_runs_10000_steps_without_nan_or_escape():
     indices = [body.row for body in scene.bodies["circles"]]
     for _ in range(10_000):
         world.step(scene.dt)
-    assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()
-    quality = scenes.container_quality(world.centers[indices], 0.25)
+    assert np.isfinite(world.bodies.centers).all() and np.isfinite(world.bodies.velocities).all()
+    quality = scenes.container_quality(world.bodies.centers[indices], 0.25)
     assert quality["escaped"] == 0
-    assert np.abs(world.velocities[indices]).max() < 1.0, "the pile has come to rest"
+    assert np.abs(world.bodies.velocities[indices]).max() < 1.0, "the pile has come to rest"
 
 
 def test_full_rain_runs_without_nan_or_escape():
@@ -123,8 +123,8 @@ def test_full_rain_runs_without_nan_or_escape():
     indices = [body.row for body in scene.bodies["circles"]]
     for _ in range(300):
         world.step(scene.dt)
-    assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()
-    quality = scenes.container_quality(world.centers[indices], 0.25)
+    assert np.isfinite(world.bodies.centers).all() and np.isfinite(world.bodies.velocities).all()
+    quality = scenes.container_quality(world.bodies.centers[indices], 0.25)
     assert quality["escaped"] == 0
     assert quality["deepest_penetration"] < 0.25, "no circle sank through the floor"
 
@@ -188,7 +188,7 @@ def test_every_named_scene_fills_the_given_world_and_steps(name):
                for body in (value if isinstance(value, list) else [value])]
     assert handles and all(body.world is world and body.alive for body in handles)
     world.step(scene.dt)
-    assert np.isfinite(world.centers).all() and np.isfinite(world.velocities).all()
+    assert np.isfinite(world.bodies.centers).all() and np.isfinite(world.bodies.velocities).all()
 
 
 _START = np.array([[0.0, 0.5], [1.0, 0.5], [0.5, 1.5]])

@@ -40,18 +40,18 @@ def test_a_slow_body_sleeps_once_it_has_been_slow_for_time_to_sleep(time_to_slee
     # from its first step, so it sleeps at the step predicted to the step; asleep, it
     # stops, and waking it starts its sleep clock again.
     world = pb.World(gravity=(0, 0))
-    world.time_to_sleep = time_to_sleep
+    world.sleep.time_to_sleep = time_to_sleep
     ball = world.add_body(pb.Circle(0.5), velocity=(0.01, 0.0))
     assert step_until_asleep(world, ball) == steps_to_sleep(time_to_sleep)
     assert ball.sleep_time >= time_to_sleep
-    assert np.all(ball.velocity == 0.0) and world.awake_count == 0
+    assert np.all(ball.velocity == 0.0) and world.sleep.awake_count == 0
     ball.awake = True
-    assert ball.sleep_time == 0.0 and world.awake_count == 1
+    assert ball.sleep_time == 0.0 and world.sleep.awake_count == 1
 
 
 @pytest.mark.parametrize("threshold, moving", [
-    ("sleep_linear_speed", {"velocity": (0.1, 0.0)}),
-    ("sleep_angular_speed", {"angular_velocity": 0.1}),
+    ("linear_speed", {"velocity": (0.1, 0.0)}),
+    ("angular_speed", {"angular_velocity": 0.1}),
 ])
 def test_the_thresholds_decide_what_is_slow(threshold, moving):
     # 0.1 m/s and 0.1 rad/s are above the defaults (0.05 m/s, 2°/s = 0.035 rad/s): the
@@ -60,8 +60,8 @@ def test_the_thresholds_decide_what_is_slow(threshold, moving):
     for value, sleeps in ((None, False), (0.2, True)):
         world = pb.World(gravity=(0, 0))
         if value is not None:
-            setattr(world, threshold, value)
-            assert getattr(world, threshold) == value
+            setattr(world.sleep, threshold, value)
+            assert getattr(world.sleep, threshold) == value
         body = world.add_body(pb.Polygon.box(0.5, 0.5), **moving)
         for _ in range(120):
             world.step(DT)
@@ -72,10 +72,10 @@ def test_the_thresholds_decide_what_is_slow(threshold, moving):
 
 def test_default_thresholds():
     world = pb.World()
-    assert world.sleeping is True
-    assert world.sleep_linear_speed == pytest.approx(0.05)
-    assert world.sleep_angular_speed == pytest.approx(math.radians(2.0))
-    assert world.time_to_sleep == pytest.approx(0.5)
+    assert world.sleep.enabled is True
+    assert world.sleep.linear_speed == pytest.approx(0.05)
+    assert world.sleep.angular_speed == pytest.approx(math.radians(2.0))
+    assert world.sleep.time_to_sleep == pytest.approx(0.5)
 
 
 def test_a_static_body_does_not_join_the_islands_it_holds():
@@ -90,7 +90,7 @@ def test_a_static_body_does_not_join_the_islands_it_holds():
     for _ in range(120):
         world.step(DT)
     assert swinging.awake and not hanging.awake
-    assert world.awake.tolist() == [False, True, False] and world.awake_count == 1
+    assert world.bodies.awake.tolist() == [False, True, False] and world.sleep.awake_count == 1
 
 
 def test_a_joint_links_two_bodies_into_one_island():
@@ -104,13 +104,13 @@ def test_a_joint_links_two_bodies_into_one_island():
     world.step(DT)
     first.awake = False
     assert not second.awake and alone.awake
-    assert world.awake.tolist() == [False, False, True]
+    assert world.bodies.awake.tolist() == [False, False, True]
     # Waking is marked on the body at once and spread through its island by the next
     # step's island search.
     second.awake = True
-    assert second.awake and world.awake_count == 2
+    assert second.awake and world.sleep.awake_count == 2
     world.step(DT)
-    assert first.awake and world.awake_count == 3
+    assert first.awake and world.sleep.awake_count == 3
 
 
 @pytest.mark.parametrize("change", ["motor_speed", "set_limits", "remove_joint",
@@ -158,4 +158,4 @@ def test_islands_sleep_independently():
         pushed.apply_force((0.1, 0.0))
         world.step(DT)
     assert not quiet.awake and pushed.awake
-    assert world.awake.tolist() == [False, False, True]
+    assert world.bodies.awake.tolist() == [False, False, True]

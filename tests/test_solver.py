@@ -26,14 +26,14 @@ DT = 1.0 / 60.0
 
 
 def momentum(world: World) -> np.ndarray:
-    return (world.masses[:, None] * world.velocities).sum(axis=0)
+    return (world.bodies.masses[:, None] * world.bodies.velocities).sum(axis=0)
 
 
 def angular_momentum(world: World) -> float:
     """Σ (c × m·v + I·ω) about the world origin."""
-    c, v, m = world.centers, world.velocities, world.masses
+    c, v, m = world.bodies.centers, world.bodies.velocities, world.bodies.masses
     orbital = m * (c[:, 0] * v[:, 1] - c[:, 1] * v[:, 0])
-    return float(orbital.sum() + (world.inertias * world.angular_velocities).sum())
+    return float(orbital.sum() + (world.bodies.inertias * world.bodies.angular_velocities).sum())
 
 
 EVERY_SOLVER = pytest.mark.parametrize("solver", sorted(SOLVERS))
@@ -62,7 +62,7 @@ def test_off_centre_collision_conserves_linear_momentum(solver):
         np.testing.assert_allclose(momentum(world), before, rtol=1e-9,
                                    atol=1e-9 * np.abs(before).max())
     assert touched > 0, "the bodies should have collided"
-    assert abs(world.angular_velocities[0]) > 0.05, "an off-centre hit spins the big box"
+    assert abs(world.bodies.angular_velocities[0]) > 0.05, "an off-centre hit spins the big box"
 
 
 @pytest.mark.parametrize("make_solver", [
@@ -123,10 +123,10 @@ def test_one_collision_matches_the_impulse_formula():
                           angular_velocity=3.0, material=Material(density=3.0,
                                                                   restitution=0.9,
                                                                   friction=0.0))
-    centers = world.centers.copy()
-    velocities = world.velocities.copy()
-    omegas = world.angular_velocities.copy()
-    masses, inertias = world.masses.copy(), world.inertias.copy()
+    centers = world.bodies.centers.copy()
+    velocities = world.bodies.velocities.copy()
+    omegas = world.bodies.angular_velocities.copy()
+    masses, inertias = world.bodies.masses.copy(), world.bodies.inertias.copy()
     world.step(DT)
     contacts = world.contacts
     assert contacts.count == 1 and contacts.point_counts[0] == 1
@@ -146,11 +146,11 @@ def test_one_collision_matches_the_impulse_formula():
     k = 1 / masses[a] + 1 / masses[b] + ra_n**2 / inertias[a] + rb_n**2 / inertias[b]
     j = -(1 + e) * vn / k
     assert contacts.normal_impulses[0, 0] == pytest.approx(j, rel=1e-12)
-    np.testing.assert_allclose(world.velocities[a], velocities[a] - j * n / masses[a],
+    np.testing.assert_allclose(world.bodies.velocities[a], velocities[a] - j * n / masses[a],
                                rtol=1e-12)
-    np.testing.assert_allclose(world.velocities[b], velocities[b] + j * n / masses[b],
+    np.testing.assert_allclose(world.bodies.velocities[b], velocities[b] + j * n / masses[b],
                                rtol=1e-12)
-    assert world.angular_velocities[b] == pytest.approx(omegas[b] + rb_n * j / inertias[b])
+    assert world.bodies.angular_velocities[b] == pytest.approx(omegas[b] + rb_n * j / inertias[b])
     assert box.row == a and ball.row == b
 
 
@@ -396,7 +396,7 @@ def test_many_bodies_in_zero_gravity_conserve_momentum(solver):
                        material=Material(density=rng.uniform(0.5, 2), restitution=0.5,
                                          friction=0.4))
     before = momentum(world)
-    scale = np.abs(world.masses[:, None] * world.velocities).sum()
+    scale = np.abs(world.bodies.masses[:, None] * world.bodies.velocities).sum()
     hits = 0
     for _ in range(120):
         world.step(DT)
@@ -470,7 +470,7 @@ def test_speculative_margins_match_the_farthest_point_of_each_shape():
     world.add_body([Polygon.box(0.5, 1.5), Circle(0.25, center=(2.0, 1.0))],
                    velocity=(3.0, -4.0), angular_velocity=2.5)
     world.add_body(Polygon.box(7.0, 0.5), position=(5.0, 0.0), velocity=(0.0, 1.0))
-    shapes, bodies = world.shapes.arrays, world.arrays
+    shapes, bodies = world.shapes.arrays, world.bodies.arrays
     margins = np.zeros(len(shapes.ids))
     distance, dt = 0.02, 1.0 / 60.0
     reaches = shape_reaches(shapes, bodies.local_centers)[0]
@@ -505,7 +505,7 @@ def test_integrate_and_repeat_integrates_as_integrate_velocities_does():
 
     world = off_centre_world("soft_step")
     world.add_body(Polygon.box(3.0, 0.5), position=(0.0, -3.0), kind="static")
-    bodies, gravity = world.arrays, np.array([0.3, -9.81])
+    bodies, gravity = world.bodies.arrays, np.array([0.3, -9.81])
     bodies.forces[:] = [[1.0, -2.0], [0.5, 0.25], [-3.0, 0.0], [0.0, 0.0]]
     bodies.torques[:] = [0.7, -0.2, 0.1, 0.0]
     expected, expected_spins = _integrated(bodies, gravity)
@@ -583,7 +583,7 @@ solver = world.solver
 soft_settings, _, soft, static_soft, _ = solver.compiled_settings(scene.dt)
 substeps, _, push_out_speed, threshold, _ = soft_settings
 h = Exact(scene.dt) / substeps
-contacts, bodies = exact(world.contacts.arrays), exact(world.arrays)
+contacts, bodies = exact(world.contacts.arrays), exact(world.bodies.arrays)
 work = exact(cs.work_arrays(len(contacts.bodies)))
 motion = exact(cs.body_work_arrays(len(bodies.kinds)))
 gravity = np.array([Exact(g) for g in world.gravity], dtype=object)
@@ -606,7 +606,7 @@ still = bodies._replace(velocities=bodies.velocities * 0,
                         angular_velocities=bodies.angular_velocities * 0)
 cs.warm_start(contacts, still, work)
 warm = np.concatenate([still.velocities, still.angular_velocities[:, None]], axis=1)
-moving = world.arrays.inverse_masses > 0
+moving = world.bodies.arrays.inverse_masses > 0
 assert all(isinstance(value, Fraction) for value in change.ravel())
 print(int(moving.sum()), len(contacts.bodies), bool((change == warm).all()),
       bool((change[moving] != 0).all()), float(np.abs(change.astype(float)).max()))

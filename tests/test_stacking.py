@@ -30,8 +30,8 @@ def top_displacement(scene, steps=None) -> float:
 
 
 def dynamic_speeds(world) -> np.ndarray:
-    dynamic = world.kinds == pb.DYNAMIC
-    return np.linalg.norm(world.velocities[dynamic], axis=1)
+    dynamic = world.bodies.kinds == pb.DYNAMIC
+    return np.linalg.norm(world.bodies.velocities[dynamic], axis=1)
 
 
 def states(bodies):
@@ -61,7 +61,7 @@ def test_large_pyramid_top_drops_at_most_20_cm():
     scene.run()
     assert scene.steps == 500 and len(scene.bodies["boxes"]) == 5050
     assert start[1] - top.position[1] <= 0.2
-    assert np.isfinite(scene.world.centers).all()
+    assert np.isfinite(scene.world.bodies.centers).all()
 
 
 def test_ramp_boxes_stick_or_slide_with_coulombs_acceleration():
@@ -92,9 +92,9 @@ def test_rain_pile_rests_on_the_floor_without_sinking():
     world = scene.world
     circles = [circle.row for circle in scene.bodies["circles"]]
     radius = scene.params["radius"]
-    deepest = radius - world.centers[circles, 1].min()
+    deepest = radius - world.bodies.centers[circles, 1].min()
     assert deepest <= 0.01
-    quality = pb.scenes.container_quality(world.centers[circles], radius)
+    quality = pb.scenes.container_quality(world.bodies.centers[circles], radius)
     assert quality["escaped"] == 0
     assert dynamic_speeds(world).max() < 0.05
 

@@ -43,8 +43,9 @@ def test_draw_bodies_labels_a_cleared_axis_of_an_animation():
     fig, ax = plt.subplots()
     ax.set_xlabel("old")
     ax.clear()                                   # what the player does before each frame
-    pb.viz.draw_bodies(ax, [body.shapes for body in world.bodies], world.kinds, world.ids,
-                       world.origins, world.angles)
+    pb.viz.draw_bodies(ax, [body.shapes for body in world.bodies], world.bodies.kinds,
+                       world.bodies.ids,
+                       world.bodies.origins, world.bodies.angles)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("x (m)", "y (m)")
     plt.close(fig)
 

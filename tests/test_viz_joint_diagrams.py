@@ -32,7 +32,8 @@ def two_bodies():
 
 
 def diagram(ax, world, row=0):
-    return pb.viz.draw_joint_diagram(ax, world.joint_arrays, world.centers, world.angles, row)
+    return pb.viz.draw_joint_diagram(ax, world.joint_arrays, world.bodies.centers,
+                                     world.bodies.angles, row)
 
 
 def test_prismatic_diagram_draws_the_axis_fixed_in_a_and_the_slide(axes):
@@ -96,7 +97,8 @@ def test_bad_rows_and_lengths_are_refused(axes):
     with pytest.raises((ValueError, TypeError), match="row"):
         diagram(axes, world, row=-1)
     with pytest.raises(ValueError, match="axis_length"):
-        pb.viz.draw_joint_diagram(axes, world.joint_arrays, world.centers, world.angles, 0,
+        pb.viz.draw_joint_diagram(axes, world.joint_arrays, world.bodies.centers,
+                                  world.bodies.angles, 0,
                                   axis_length=0.0)
     with pytest.raises(TypeError, match="joints"):
-        pb.viz.draw_joint_diagram(axes, "table", world.centers, world.angles, 0)
+        pb.viz.draw_joint_diagram(axes, "table", world.bodies.centers, world.bodies.angles, 0)

@@ -84,7 +84,7 @@ def test_hinge_is_drawn_as_a_pin_where_the_hinge_holds(axes):
     for _ in range(40):
         world.step(DT)
     assert abs(bar.angle) > 0.5   # the bar has swung, so its anchor has moved with it
-    pb.viz.draw_joints(axes, world.joint_arrays, world.centers, world.angles)
+    pb.viz.draw_joints(axes, world.joint_arrays, world.bodies.centers, world.bodies.angles)
     (line,) = axes.lines
     assert line.get_marker() == "o"
     drawn = line.get_xydata()[0]
@@ -95,13 +95,13 @@ def test_hinge_is_drawn_as_a_pin_where_the_hinge_holds(axes):
 def test_every_joint_gets_one_pair_and_a_world_without_joints_none(axes):
     scene = pb.scenes.bridge(planks=6, boxes=1)
     joints = scene.world.joint_arrays
-    pairs = pb.viz.joint_anchor_pairs(joints, scene.world.centers, scene.world.angles)
+    pairs = pb.viz.joint_anchor_pairs(joints, scene.world.bodies.centers, scene.world.bodies.angles)
     assert pairs.shape == (len(scene.world.joints), 2, 2) == (7, 2, 2)
     # Hinges are made with both copies on the same world point.
     np.testing.assert_allclose(pairs[:, 0], pairs[:, 1], atol=1e-12)
     empty = pb.World()
     empty.add_body(pb.Circle(0.5))
-    none = pb.viz.joint_anchor_pairs(empty.joint_arrays, empty.centers, empty.angles)
+    none = pb.viz.joint_anchor_pairs(empty.joint_arrays, empty.bodies.centers, empty.bodies.angles)
     assert none.shape == (0, 2, 2)
-    pb.viz.draw_joints(axes, empty.joint_arrays, empty.centers, empty.angles)
+    pb.viz.draw_joints(axes, empty.joint_arrays, empty.bodies.centers, empty.bodies.angles)
     assert len(axes.lines) == 0

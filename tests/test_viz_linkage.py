@@ -30,12 +30,12 @@ def test_mouse_joint_is_drawn_from_its_target():
     box = world.add_body(pb.Polygon.box(0.5, 0.5), position=(1.0, 2.0), angle=0.3)
     mouse = world.add_joint(pb.MouseJoint(box, (1.2, 2.1), max_force=10.0))
     mouse.target = (4.0, 5.0)
-    target, point = pb.viz.joint_anchor_pairs(world.joint_arrays, world.centers,
-                                              world.angles)[0]
+    target, point = pb.viz.joint_anchor_pairs(world.joint_arrays, world.bodies.centers,
+                                              world.bodies.angles)[0]
     np.testing.assert_allclose(target, [4.0, 5.0])
     np.testing.assert_allclose(point, mouse.point, atol=1e-12)
     fig, ax = plt.subplots()
-    pb.viz.draw_joints(ax, world.joint_arrays, world.centers, world.angles)
+    pb.viz.draw_joints(ax, world.joint_arrays, world.bodies.centers, world.bodies.angles)
     line = ax.lines[0].get_xydata()
     np.testing.assert_allclose(line, [[4.0, 5.0], point], atol=1e-12)
     plt.close(fig)
@@ -45,8 +45,8 @@ def test_bad_drawing_arguments_are_named():
     scene = pb.scenes.pendulum()
     joints = scene.world.joint_arrays
     with pytest.raises(TypeError, match="joints"):
-        pb.viz.joint_anchor_pairs("rods", scene.world.centers, scene.world.angles)
+        pb.viz.joint_anchor_pairs("rods", scene.world.bodies.centers, scene.world.bodies.angles)
     with pytest.raises(ValueError, match="centers"):
         pb.viz.joint_anchor_pairs(joints, np.zeros((1, 2)), np.zeros(1))
     with pytest.raises(ValueError, match="angles"):
-        pb.viz.joint_anchor_pairs(joints, scene.world.centers, np.zeros(5))
+        pb.viz.joint_anchor_pairs(joints, scene.world.bodies.centers, np.zeros(5))

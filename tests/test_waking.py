@@ -38,7 +38,7 @@ def _sleeping_stack(floor_kind: str = "static") -> tuple[pb.World, pb.Body, list
                             filter=BOXES) for k in range(5)]
     for _ in range(200):
         world.step(DT)
-    assert world.awake_count == 0
+    assert world.sleep.awake_count == 0
     return world, floor, boxes
 
 
@@ -139,8 +139,8 @@ def _written(world: pb.World, row: int, through_arrays: bool, query: bool) -> No
     """Put the body at ``row`` at (0.3, 6) turned by 0.4 rad, through the world's arrays or
     through its handle, with or without a query before the next step."""
     if through_arrays:
-        world.centers[row] = (0.3, 6.0)
-        world.angles[row] = 0.4
+        world.bodies.centers[row] = (0.3, 6.0)
+        world.bodies.angles[row] = 0.4
     else:
         body = world.bodies[row]
         body.position = (0.3, 6.0)
@@ -167,8 +167,8 @@ def test_a_pose_written_into_the_arrays_wakes_a_sleeper_as_its_handle_would():
         for each in (by_handle, by_arrays, queried):
             each.step(DT)
         for name in ("origins", "centers", "angles", "velocities", "awake"):
-            reference = getattr(by_handle, name)
-            assert np.array_equal(getattr(by_arrays, name), reference), (k, name)
+            reference = getattr(by_handle.bodies, name)
+            assert np.array_equal(getattr(by_arrays.bodies, name), reference), (k, name)
             assert np.array_equal(getattr(queried, name), reference), (k, name)
 
 
@@ -186,11 +186,11 @@ def test_a_query_between_steps_changes_nothing_a_step_does():
         if k % 10 == 0:
             row = int(rng.integers(1, world.count))
             for each in (world, quiet):
-                each.centers[row] += (0.0, 0.3)
-                each.angles[row] += 0.1
+                each.bodies.centers[row] += (0.0, 0.3)
+                each.bodies.angles[row] += 0.1
             world.query_aabb((-10.0, -10.0), (10.0, 10.0))
             world.ray_cast((-6.0, 0.5), (12.0, 0.0))
         world.step(DT)
         quiet.step(DT)
-        assert np.array_equal(world.centers, quiet.centers), k
-        assert np.array_equal(world.origins, quiet.origins), k
+        assert np.array_equal(world.bodies.centers, quiet.bodies.centers), k
+        assert np.array_equal(world.bodies.origins, quiet.bodies.origins), k

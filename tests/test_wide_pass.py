@@ -96,7 +96,7 @@ def coloured():
     bodies put to sleep, the bodies moved a substep so that each point's separation has
     changed since prepare, and the bouncy bodies thrown down."""
     world = _mixed_pile()
-    contacts, bodies, solver = world._contacts.arrays, world.arrays, world.solver
+    contacts, bodies, solver = world._contacts.arrays, world.bodies.arrays, world.solver
     rows, count = len(contacts.bodies), world.count
     bodies.awake[1:160:17] = False
     colouring = colouring_arrays(rows, count)
@@ -139,7 +139,7 @@ def test_the_scene_has_what_the_groups_must_handle(coloured):
                                   np.repeat(table[:, POINTS], table[:, ROWS])[in_lanes])
     # Lanes hold the rows that cannot bounce, with a body awake, outside the overflow, but
     # for groups too small to pay for the lanes.
-    awake = world.arrays.awake[gathered.bodies].any(axis=1)
+    awake = world.bodies.arrays.awake[gathered.bodies].any(axis=1)
     overflow = np.arange(rows) >= colouring.starts[OVERFLOW]
     may_be_in_lanes = (gathered.restitutions == 0) & awake & ~overflow
     assert not (in_lanes & ~may_be_in_lanes).any()
@@ -222,7 +222,7 @@ def _outcome(colouring, groups, lanes, contacts, gathered, state, scratch, in_la
 @pytest.mark.parametrize("chunks", [1, 2])
 def test_lanes_warm_start_as_warm_start_does_bit_for_bit(coloured, chunks):
     world, colouring, colour_count, groups, contacts, gathered, work, *_ = coloured
-    bodies = world.arrays
+    bodies = world.bodies.arrays
     results = []
     for in_lanes in (False, True):
         state, scratch, table = _copies(bodies, work, contacts)
@@ -245,7 +245,7 @@ def test_lanes_warm_start_as_warm_start_does_bit_for_bit(coloured, chunks):
 def test_lanes_give_solve_softs_passes_bit_for_bit(coloured, use_bias):
     (world, colouring, colour_count, groups, contacts, gathered, work, motion, soft,
      static_soft) = coloured
-    bodies = world.arrays
+    bodies = world.bodies.arrays
     results = []
     for in_lanes in (False, True):
         state, scratch, table = _copies(bodies, work, contacts)
@@ -273,7 +273,7 @@ def test_the_order_within_a_colour_does_not_matter(coloured):
     # kind: rows of a colour share no moving body. Reversing each ordinary colour's rows
     # gives the same relaxing pass, bit for bit.
     world, colouring, colour_count, _, _, gathered, work, motion, soft, static_soft = coloured
-    bodies = world.arrays
+    bodies = world.bodies.arrays
     order = np.arange(len(gathered.bodies))
     for c in range(min(colour_count, OVERFLOW)):
         start, end = colouring.starts[c], colouring.starts[c + 1]

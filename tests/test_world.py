@@ -176,8 +176,8 @@ def test_forces_accumulate_act_for_one_step_and_are_cleared():
     np.testing.assert_allclose(body.velocity, [0.2, 0.1])
     np.testing.assert_allclose(body.position,
                                drift(np.array([2.0, 1.0]), 0.1, 1, substeps_of(world)))
-    np.testing.assert_array_equal(world.forces, [[0.0, 0.0]])
-    assert world.torques[0] == 0.0
+    np.testing.assert_array_equal(world.bodies.forces, [[0.0, 0.0]])
+    assert world.bodies.torques[0] == 0.0
     world.step(0.1)  # no force any more: constant velocity
     np.testing.assert_allclose(body.velocity, [0.2, 0.1])
 
@@ -287,11 +287,11 @@ def test_position_and_angle_setters_keep_the_centre_of_mass_attached():
     body.angle = math.pi / 2  # turns about the origin: the centre swings to the left
     np.testing.assert_allclose(body.position, [3.0, 4.0])
     np.testing.assert_allclose(body.center_of_mass, [1.0, 4.0], atol=1e-12)
-    np.testing.assert_allclose(world.origins[0], [3.0, 4.0])
+    np.testing.assert_allclose(world.bodies.origins[0], [3.0, 4.0])
     body.velocity = (1.0, -1.0)
     body.angular_velocity = 2.0
-    np.testing.assert_array_equal(world.velocities[0], [1.0, -1.0])
-    assert world.angular_velocities[0] == 2.0
+    np.testing.assert_array_equal(world.bodies.velocities[0], [1.0, -1.0])
+    assert world.bodies.angular_velocities[0] == 2.0
     transform = body.transform
     np.testing.assert_allclose(transform.to_world(body.local_center), body.center_of_mass)
 
@@ -299,8 +299,8 @@ def test_position_and_angle_setters_keep_the_centre_of_mass_attached():
 def test_written_centres_carry_the_origin_along():
     world = pb.World()
     body = world.add_body(pb.Polygon.box(0.5, 0.5, center=(1.0, 0.0)), angle=0.5)
-    world.centers[0] += (2.0, 3.0)
-    world.update_origins()
+    world.bodies.centers[0] += (2.0, 3.0)
+    world.bodies.update_origins()
     np.testing.assert_allclose(body.position, [2.0, 3.0], atol=1e-12)
 
 
@@ -311,7 +311,7 @@ def test_static_bodies_never_move():
     world = pb.World()
     ground = world.add_body(pb.Polygon.box(5.0, 0.5), position=(0, -1), kind="static")
     assert ground.mass == 0.0 and ground.inverse_mass == 0.0 and ground.inverse_inertia == 0.0
-    assert world.kinds[0] == STATIC
+    assert world.bodies.kinds[0] == STATIC
     ground.apply_force((100.0, 100.0), point=(1.0, 0.0))
     ground.apply_impulse((5.0, 5.0), point=(2.0, 0.0))
     for _ in range(10):
@@ -332,7 +332,7 @@ def test_kinematic_bodies_move_at_their_velocity_and_ignore_forces():
     world = pb.World()
     platform = world.add_body(pb.Polygon.box(1.0, 0.2, center=(0.5, 0.0)), position=(0, 0),
                               velocity=(1.0, 0.5), angular_velocity=0.3, kind="kinematic")
-    assert world.kinds[0] == KINEMATIC
+    assert world.bodies.kinds[0] == KINEMATIC
     assert platform.inverse_mass == 0.0 and platform.inverse_inertia == 0.0
     np.testing.assert_allclose(platform.local_center, [0.5, 0.0], atol=1e-12)
     for _ in range(120):
@@ -349,11 +349,11 @@ def test_kinematic_bodies_move_at_their_velocity_and_ignore_forces():
 def test_dynamic_body_kind_and_defaults():
     world = pb.World()
     body = world.add_body(pb.Circle(1.0))
-    assert body.kind == "dynamic" and world.kinds[0] == DYNAMIC
+    assert body.kind == "dynamic" and world.bodies.kinds[0] == DYNAMIC
     assert body.material is pb.DEFAULT_MATERIAL
     assert body.layers == 1 and body.gravity_scale == 1.0
-    assert world.restitutions[0] == pb.DEFAULT_MATERIAL.restitution
-    assert world.frictions[0] == pb.DEFAULT_MATERIAL.friction
+    assert world.bodies.restitutions[0] == pb.DEFAULT_MATERIAL.restitution
+    assert world.bodies.frictions[0] == pb.DEFAULT_MATERIAL.friction
     body.layers = 0b110
     assert world.shapes.filters.category[0] == world.shapes.filters.mask[0] == 6
     assert body.filter == pb.Filter(6, 6, 0) and body.layers == 6
@@ -364,8 +364,8 @@ def test_materials_set_mass_and_contact_coefficients():
     wood = pb.MATERIALS["wood"]
     body = world.add_body(pb.Polygon.box(1.0, 1.0), material=wood)
     assert body.mass == pytest.approx(4.0 * wood.density)
-    assert world.restitutions[0] == wood.restitution
-    assert world.frictions[0] == wood.friction
+    assert world.bodies.restitutions[0] == wood.restitution
+    assert world.bodies.frictions[0] == wood.friction
 
 
 # --- removal, growth, handles -----------------------------------------------------------
@@ -402,9 +402,9 @@ def test_removal_keeps_handles_and_the_shape_table_consistent():
         world.remove_body(victim)
         shape_table_is_consistent(world)
     alive = [b for i, b in enumerate(bodies) if i not in (0, 5, 6, 11)]
-    assert world.bodies == alive and world.count == 8
+    assert list(world.bodies) == alive and world.count == 8
     for row, body in enumerate(alive):
-        assert body.row == row and world.ids[row] == body.id
+        assert body.row == row and world.bodies.ids[row] == body.id
         assert body.velocity[0] == float(bodies.index(body))  # its own state followed it
     with pytest.raises(LookupError, match="removed"):
         bodies[5].position  # noqa: B018
@@ -436,8 +436,8 @@ def test_random_adds_and_removes_match_a_simple_model(operations):
             world.remove_body(handles[victim])
             del model[victim]
     assert [body.id for body in world.bodies] == list(model)
-    np.testing.assert_array_equal(world.ids, list(model))
-    np.testing.assert_array_equal(world.origins[:, 0], [x for x, _ in model.values()])
+    np.testing.assert_array_equal(world.bodies.ids, list(model))
+    np.testing.assert_array_equal(world.bodies.origins[:, 0], [x for x, _ in model.values()])
     assert world.shapes.count == sum(count for _, count in model.values())
     shape_table_is_consistent(world)
     for body_id, body in handles.items():
@@ -448,9 +448,9 @@ def test_growth_past_the_initial_capacity_keeps_every_row():
     world = pb.World(capacity=2)
     bodies = [world.add_body(pb.Polygon.box(0.5, 0.25), position=(i, -i), angle=0.01 * i,
                              velocity=(0.0, i)) for i in range(37)]
-    assert world.capacity == 64 and world.count == 37
-    np.testing.assert_array_equal(world.origins[:, 0], np.arange(37))
-    np.testing.assert_array_equal(world.velocities[:, 1], np.arange(37))
+    assert world.bodies.capacity == 64 and world.count == 37
+    np.testing.assert_array_equal(world.bodies.origins[:, 0], np.arange(37))
+    np.testing.assert_array_equal(world.bodies.velocities[:, 1], np.arange(37))
     assert all(body.row == i for i, body in enumerate(bodies))
     shape_table_is_consistent(world)
 
@@ -477,8 +477,8 @@ def test_read_only_views_protect_derived_arrays():
     for name in ("origins", "masses", "inertias", "inverse_masses", "inverse_inertias",
                  "local_centers", "kinds", "restitutions", "frictions", "ids"):
         with pytest.raises(ValueError, match="read-only"):
-            getattr(world, name)[0] = 0
-    world.velocities[0] = (1.0, 2.0)  # writable state is the world's own array
+            getattr(world.bodies, name)[0] = 0
+    world.bodies.velocities[0] = (1.0, 2.0)  # writable state is the world's own array
     np.testing.assert_array_equal(world.bodies[0].velocity, [1.0, 2.0])
 
 
@@ -493,7 +493,7 @@ def _stack_of_boxes(solver="soft_step"):
 
 def _world_state(world):
     contacts = world.contacts
-    return ([column.copy() for column in world.arrays]
+    return ([column.copy() for column in world.bodies.arrays]
             + [column.copy() for column in contacts.arrays] + [world.time, world.step_count])
 
 
@@ -527,7 +527,7 @@ def test_a_step_that_overflows_raises_and_leaves_the_world_as_it_was(solver):
                                     "forces", "torques", "gravity_scales"])
 def test_a_non_finite_value_written_into_the_arrays_is_refused_before_it_spreads(column):
     world = _stack_of_boxes()
-    getattr(world, column)[2] = np.nan
+    getattr(world.bodies, column)[2] = np.nan
     before = _world_state(world)
     with pytest.raises(ValueError, match=rf"{column} of body 2 \(row 2\) must be finite"):
         world.step(1 / 60)
@@ -620,7 +620,7 @@ STATE = ("origins", "centers", "angles", "velocities", "angular_velocities")
 
 def final_state(world: pb.World) -> dict[str, np.ndarray]:
     """Copies of the body state and of every contact column (impulses included)."""
-    state = {name: getattr(world, name).copy() for name in STATE}
+    state = {name: getattr(world.bodies, name).copy() for name in STATE}
     contacts = world.contacts.arrays
     state.update({f"contacts.{name}": column.copy()
                   for name, column in zip(contacts._fields, contacts, strict=True)})
@@ -888,4 +888,4 @@ def test_a_handle_made_by_hand_must_name_a_body_of_the_table():
 def test_sizes_are_twice_the_area_over_the_perimeter_of_the_thinnest_shape(shapes, size):
     world = pb.World()
     world.add_body(shapes)
-    assert world.arrays.sizes[0] == pytest.approx(size, rel=1e-12)
+    assert world.bodies.arrays.sizes[0] == pytest.approx(size, rel=1e-12)

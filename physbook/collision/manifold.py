@@ -420,7 +420,8 @@ def collide_pairs(pairs, shapes: ShapeTable, origins, angles, *,
     shapes
         The :class:`~physbook.geometry.shape_table.ShapeTable`.
     origins, angles
-        (N, 2) body origins (m) and (N,) angles (rad), as ``world.origins, world.angles``.
+        (N, 2) body origins (m) and (N,) angles (rad), as
+        ``world.bodies.origins, world.bodies.angles``.
     margin
         Also report points up to this far apart (m, ≥ 0), with negative depth; the default
         0 reports touching and overlapping pairs only.

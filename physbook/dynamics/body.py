@@ -166,7 +166,7 @@ class Body:
         """Whether the body moves in the next step (chapter 11).
 
         A dynamic body falls asleep with its island when every body of it has been slow
-        for the world's ``time_to_sleep``, and wakes when touched by an awake body, given
+        for the world's ``sleep.time_to_sleep``, and wakes when touched by an awake body, given
         a velocity, force or impulse, or moved. Set True to wake the body and its island,
         False to put the island to sleep at once. A static body is never awake; a
         kinematic body is awake while it moves (setting either has no effect).
@@ -185,7 +185,7 @@ class Body:
         if value:
             _wake(bodies, row)
         else:
-            self._world._put_to_sleep(row)
+            self._world.sleep.put_island_to_sleep(row)
 
     @property
     def sleep_time(self) -> float:

@@ -273,7 +273,7 @@ def car(world: World | None = None, *, motor_speed: float = -8.0,
 def energy(world: World) -> float:
     """Kinetic plus gravitational potential energy of every dynamic body (J):
     Σ ½m|v|² + ½Iω² − m·(g·c)."""
-    bodies = world.arrays
+    bodies = world.bodies.arrays
     gravity = world.gravity
     kinetic = 0.5 * (bodies.masses * np.einsum("ij,ij->i", bodies.velocities,
                                                 bodies.velocities)

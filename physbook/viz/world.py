@@ -199,8 +199,9 @@ def draw_world(ax: Axes, world: World, aabbs: bool = False, *, centers: bool = T
     contacts = _check.flag(contacts, "contacts")
     impulses = _check.flag(impulses, "impulses")
     impulse_scale = _check.non_negative_scalar(impulse_scale, "impulse_scale")
-    draw_bodies(ax, [body.shapes for body in world.bodies], world.kinds, world.ids,
-                world.origins, world.angles, world.centers if centers else None,
+    draw_bodies(ax, [body.shapes for body in world.bodies], world.bodies.kinds, world.bodies.ids,
+                world.bodies.origins, world.bodies.angles,
+                world.bodies.centers if centers else None,
                 aabbs=aabbs, alpha=alpha)
     if contacts or impulses:
         draw_contacts(ax, world.contacts, impulses=impulses, impulse_scale=impulse_scale)

@@ -1,0 +1,109 @@
+"""Chapter 4: the values of a new body, checked: what ``World.add_body`` writes into the
+tables once every argument has passed.
+
+A body's row is derived from its shapes and material: the mass, inertia and centre of mass
+of its shapes together (:func:`~physbook.geometry.mass.combine_mass`), infinite (stored as
+zero, as Box2D does) unless it is dynamic, and its thickness scale for the solvers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from physbook import _check
+from physbook.dynamics.body import rotated
+from physbook.dynamics.materials import Material
+from physbook.geometry.mass import combine_mass
+from physbook.geometry.shape_filter import Filter
+from physbook.geometry.shapes import Circle, Polygon, Shape
+from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
+
+
+def _as_shapes(value) -> tuple[Shape, ...]:
+    if isinstance(value, (Circle, Polygon)):
+        return (value,)
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise TypeError(
+            "shape_or_shapes must be a Circle, a Polygon or a sequence of them, "
+            f"got {type(value).__name__}"
+        )
+    shapes = tuple(value)
+    if not shapes:
+        raise ValueError("shape_or_shapes must hold at least one shape")
+    for i, shape in enumerate(shapes):
+        _check.instance(shape, f"shape_or_shapes[{i}]", (Circle, Polygon),
+                        "a Circle or a Polygon")
+    return shapes
+
+
+def _per_shape(value, name: str, count: int, check) -> list:
+    """``value`` for each of ``count`` shapes: one value for all, or a list or tuple of
+    ``count`` values; ``check(item, name)`` checks each."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != count:
+            raise ValueError(f"{name} must be one value or one per shape ({count}), got "
+                             f"{len(value)}")
+        return [check(item, f"{name}[{i}]") for i, item in enumerate(value)]
+    return [check(value, name)] * count
+
+
+def _size(shape: Shape) -> float:
+    """A shape's thickness scale, 2·area/perimeter (m): a circle's radius, half a square's
+    side, a long plate's thickness. Solvers scale their length tolerances by it."""
+    if isinstance(shape, Circle):
+        return shape.radius
+    edges = np.roll(shape.vertices, -1, axis=0) - shape.vertices
+    return 2.0 * shape.area() / float(np.hypot(*edges.T).sum())
+
+
+def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity,
+                    material: Material, kind: str, gravity_scale, layers, filter,  # noqa: A002
+                    sensor) -> tuple[tuple[Shape, ...], dict, list[Filter], list[bool]]:
+    """Check the arguments of ``World.add_body`` (see there) and return the body's shapes,
+    the values of its row by column name, and each shape's filter and sensor flag.
+
+    Raises ``TypeError`` or ``ValueError`` naming the argument and the rule it breaks, and
+    ``ValueError`` naming the density if a mass or an inertia leaves the range of floats.
+    """
+    shapes = _as_shapes(shape_or_shapes)
+    position = _check.vector(position, "position")
+    angle = _check.finite_scalar(angle, "angle")
+    velocity = _check.vector(velocity, "velocity")
+    angular_velocity = _check.finite_scalar(angular_velocity, "angular_velocity")
+    _check.instance(material, "material", Material, "a Material")
+    kind_code = BODY_KINDS.index(_check.choice(kind, "kind", BODY_KINDS))
+    gravity_scale = _check.finite_scalar(gravity_scale, "gravity_scale")
+    if filter is not None and layers is not None:
+        raise ValueError("give layers or filter, not both: layers is shorthand for "
+                         "Filter(category=layers, mask=layers)")
+    if filter is None:
+        filters = [Filter.layers(1 if layers is None else layers)] * len(shapes)
+    else:
+        filters = _per_shape(filter, "filter", len(shapes), lambda value, name:
+                             _check.instance(value, name, Filter, "a Filter"))
+    sensors = _per_shape(sensor, "sensor", len(shapes), _check.flag)
+    if kind_code == STATIC and (velocity.any() or angular_velocity != 0.0):
+        raise ValueError(
+            "a static body cannot move: velocity and angular_velocity must be zero "
+            "(use kind='kinematic' for a body that moves at a set velocity)"
+        )
+
+    # Raises ValueError, naming the density, if a mass or an inertia leaves float range.
+    mass, inertia, local_center = combine_mass(shapes, material.density)
+    if kind_code != DYNAMIC:
+        # Infinite mass: stored as mass 0 and inverse 0, as Box2D does. The centre of
+        # mass stays the shapes' centroid, so a kinematic body spins about it.
+        mass = inertia = 0.0
+    values = {
+        "origins": position, "centers": position + rotated(local_center, angle),
+        "angles": angle, "local_centers": local_center, "velocities": velocity,
+        "angular_velocities": angular_velocity, "masses": mass, "inertias": inertia,
+        "inverse_masses": 1.0 / mass if mass > 0.0 else 0.0,
+        "inverse_inertias": 1.0 / inertia if inertia > 0.0 else 0.0,
+        "gravity_scales": gravity_scale, "kinds": kind_code,
+        "restitutions": material.restitution, "frictions": material.friction,
+        "sizes": min(_size(shape) for shape in shapes),
+        "awake": kind_code == DYNAMIC or (kind_code == KINEMATIC and (
+            velocity.any() or angular_velocity != 0.0)),
+    }
+    return shapes, values, filters, sensors

@@ -1,0 +1,319 @@
+"""Chapter 12: a world's log of its steps: how many it took, for how long, and what they
+found (contacts that began, ended or hit, shapes entering and leaving sensors), with the
+game's callbacks for them.
+
+:class:`EventLog` is what ``World.events`` returns. What the steps so far have left is one
+immutable :class:`StepRecord`, replaced in one assignment when a step concludes: an
+interrupt that lands while a step is concluded leaves either the record before it or the
+record after it, never half of each.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook import _check
+from physbook.constants import HIT_SPEED
+from physbook.dynamics.contact_table import ContactTable, mark_pairs_of
+from physbook.events import (
+    Contact,
+    ContactEvents,
+    ContactHandler,
+    HitEvents,
+    SensorEvents,
+    difference,
+    key_pairs,
+    pair_keys,
+    touches_and_hits,
+    touching_rows,
+)
+
+_NO_KEYS = np.empty(0, np.int64)
+_NO_HITS = HitEvents(np.empty((0, 2), np.int64), np.empty((0, 2)), np.empty((0, 2)),
+                     np.empty(0))
+
+
+class StepRecord(NamedTuple):
+    """What the steps so far have left.
+
+    Time is counted in whole steps: time = ``elapsed`` + ``steps_at_dt``·``dt`` (chapter 3),
+    never a running sum. ``touching`` and ``sensing`` are the pair keys
+    (:func:`~physbook.events.pair_keys`) that touch, and that overlap a sensor, after the
+    last step; ``previous_*`` after the one before. Pairs a removal ended since the last step
+    wait in ``ended_by_removal`` (contacts, then sensors); the last step's are
+    ``step_ended``. Shapes removed since the last step are remembered in
+    ``removed_shapes`` (shape id → (category, sensor, body)), the last step's in
+    ``removed_at_step``, so that their events still name them.
+    """
+
+    step_count: int = 0
+    steps_at_dt: int = 0
+    dt: float = 0.0
+    elapsed: float = 0.0
+    touching: np.ndarray = _NO_KEYS
+    previous_touching: np.ndarray = _NO_KEYS
+    sensing: np.ndarray = _NO_KEYS
+    previous_sensing: np.ndarray = _NO_KEYS
+    hits: HitEvents = _NO_HITS
+    ended_by_removal: tuple[list, list] = ((), ())
+    step_ended: tuple[list, list] = ((), ())
+    removed_shapes: dict = {}  # noqa: RUF012 (never written: a removal gives a new dict)
+    removed_at_step: dict = {}  # noqa: RUF012
+
+    @property
+    def time(self) -> float:
+        """Simulated time (s)."""
+        return self.elapsed + self.steps_at_dt * self.dt
+
+
+class EventLog:
+    """The events of a world's last step and the functions a game registered for them.
+
+    Parameters
+    ----------
+    bodies
+        The world's :class:`~physbook.dynamics.body_table.BodyTable` (for the handles an
+        event names).
+    shapes
+        The world's :class:`~physbook.geometry.shape_table.ShapeTable`.
+    """
+
+    def __init__(self, bodies, shapes) -> None:
+        self._bodies = bodies
+        self._shapes = shapes
+        self.record = StepRecord(ended_by_removal=([], []))
+        self._hit_speed = HIT_SPEED
+        self._handlers: list[ContactHandler] = []
+        self.dispatching = False  # the callbacks are running (see in_callback)
+        self.pending_removals: list = []
+
+    # --- what a game reads ------------------------------------------------------------
+
+    @property
+    def hit_speed(self) -> float:
+        """Contact points approaching faster than this (m/s, 1 by default) and closing
+        within the step are hits (:attr:`contacts`)."""
+        return self._hit_speed
+
+    @hit_speed.setter
+    def hit_speed(self, value) -> None:
+        self._hit_speed = _check.non_negative_scalar(value, "hit_speed")
+
+    @property
+    def contacts(self) -> ContactEvents:
+        """The contacts that began touching in the last step, ended (or lost a body since
+        the step before), and hit (see :mod:`physbook.events`)."""
+        record = self.record
+        began = difference(record.touching, record.previous_touching)
+        ended = np.union1d(difference(record.previous_touching, record.touching),
+                           np.array(record.step_ended[0], np.int64))
+        return ContactEvents(key_pairs(began), key_pairs(ended), record.hits)
+
+    @property
+    def sensors(self) -> SensorEvents:
+        """The shapes that began and ended overlapping a sensor in the last step, as
+        (sensor id, visitor id) pairs."""
+        record = self.record
+        began = difference(record.sensing, record.previous_sensing)
+        ended = np.union1d(difference(record.previous_sensing, record.sensing),
+                           np.array(record.step_ended[1], np.int64))
+        return SensorEvents(self._sensor_first(key_pairs(began)),
+                            self._sensor_first(key_pairs(ended)))
+
+    def on_contact(self, category_a: int, category_b: int, begin: Callable | None = None,
+                   end: Callable | None = None) -> ContactHandler:
+        """Call ``begin(contact)`` / ``end(contact)`` after each step for every contact or
+        sensor overlap that began / ended between a shape of ``category_a`` and one of
+        ``category_b`` (bitmasks, matched against the shapes' filter categories).
+
+        The :class:`~physbook.events.Contact` passed has the shapes in that order. The
+        callbacks run after the step; bodies they remove are removed once the last one has
+        returned, and ``World.step`` may not be called from them. If one raises, the others
+        still get their events, and the step raises the first exception once they have
+        (the step itself is done). Returns the registration, for :meth:`remove_handler`.
+        """
+        category_a = _check.bitmask(category_a, "category_a")
+        category_b = _check.bitmask(category_b, "category_b")
+        for name, function in (("begin", begin), ("end", end)):
+            if function is not None and not callable(function):
+                raise TypeError(f"{name} must be callable or None")
+        if begin is None and end is None:
+            raise ValueError("give begin, end or both: a handler with neither does nothing")
+        handler = ContactHandler(category_a, category_b, begin, end)
+        self._handlers.append(handler)
+        return handler
+
+    def remove_handler(self, handler: ContactHandler) -> None:
+        """Stop calling the functions ``handler`` (from :meth:`on_contact`) registered."""
+        for i, registered in enumerate(self._handlers):
+            if registered is handler:
+                del self._handlers[i]
+                return
+        raise ValueError("handler is not registered with this world")
+
+    @property
+    def has_handlers(self) -> bool:
+        """Whether any function is registered (a step then dispatches its events)."""
+        return bool(self._handlers)
+
+    # --- what the world tells it ------------------------------------------------------
+
+    def conclude(self, dt: float, contacts: ContactTable, sensor_contacts: ContactTable,
+                 motion: Callable, found: tuple | None, buffers: tuple) -> None:
+        """A step of ``dt`` is done: count it, and record which pairs touch, which sensors
+        see whom and the hits. ``motion(name)`` gives the body column ``name`` as it was
+        before the step; ``found``, if the compiled step worked the events out already, the
+        counts it wrote into ``buffers`` (as :func:`~physbook.compiled_step.compiled_step`
+        returns them).
+
+        Everything is worked out first and the record replaced in one assignment at the
+        end, so that an exception (an interrupt) leaves either none of it or all of it.
+        """
+        record = self.record
+        done = {"step_count": record.step_count + 1, "steps_at_dt": record.steps_at_dt + 1,
+                "previous_touching": record.touching, "previous_sensing": record.sensing}
+        if dt != record.dt:
+            done.update(elapsed=record.time, steps_at_dt=1, dt=dt)
+        if found is None:
+            done["touching"], done["hits"] = touches_and_hits(
+                contacts.arrays, motion("centers"), motion("velocities"),
+                motion("angular_velocities"), dt, self._hit_speed)
+        else:
+            touch_count, hit_count, changed = found
+            keys, *hits = buffers
+            if changed:  # else the keys are last step's, and the array stays
+                done["touching"] = keys[:touch_count].copy()
+            if hit_count or len(record.hits.speeds):
+                done["hits"] = HitEvents(*(column[:hit_count].copy() for column in hits))
+        # Contact rows are sorted by shape ids, so the keys are sorted too.
+        if sensor_contacts.count or len(record.sensing):
+            sensed = sensor_contacts.arrays
+            done["sensing"] = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
+                                                                        sensed.depths)])
+        if any(record.ended_by_removal) or any(record.step_ended):
+            done.update(step_ended=record.ended_by_removal, ended_by_removal=([], []))
+        if record.removed_shapes or record.removed_at_step:
+            done.update(removed_at_step=record.removed_shapes, removed_shapes={})
+        self.record = record._replace(**done)
+
+    def removal(self, shape_rows: np.ndarray, owners: dict) -> tuple:
+        """Bodies are being removed, ``owners`` mapping their rows to their handles: what
+        becomes of the events of their shapes at ``shape_rows``, changing nothing yet (for
+        :meth:`apply_removal`). The shapes are remembered for the events of the next step;
+        their touching pairs and sensor overlaps end."""
+        shapes, filters = self._shapes.arrays, self._shapes.filters
+        ids = shapes.ids[shape_rows]
+        remembered = {shape_id: (category, sensor, owners[row]) for shape_id, category, sensor,
+                      row in zip(ids.tolist(), filters.category[shape_rows].tolist(),
+                                 filters.sensor[shape_rows].tolist(),
+                                 shapes.body[shape_rows].tolist(), strict=True)}
+        record = self.record
+        kept, ended = [], []
+        for keys in (record.touching, record.sensing):
+            gone = np.zeros(len(keys), np.bool_)
+            if len(ids):
+                mark_pairs_of(keys, ids, gone)
+            kept.append(keys[~gone])
+            ended.append(keys[gone].tolist())
+        return record, remembered, tuple(kept), tuple(ended)
+
+    def apply_removal(self, removal: tuple) -> None:
+        """Carry out what :meth:`removal` worked out, in one assignment: done once however
+        often it is called (the record it started from is kept in ``removal``)."""
+        before, remembered, (touching, sensing), (ended, sensed) = removal
+        if self.record is not before:
+            return
+        self.record = before._replace(
+            touching=touching, sensing=sensing,
+            removed_shapes={**before.removed_shapes, **remembered},
+            ended_by_removal=(before.ended_by_removal[0] + ended,
+                              before.ended_by_removal[1] + sensed))
+
+    # --- the callbacks ----------------------------------------------------------------
+
+    def dispatch(self, remove_bodies: Callable) -> None:
+        """Call the handlers for the last step's begin and end events.
+
+        A handler that raises does not cost the others their events: every event is
+        delivered, the bodies the handlers removed are removed (``remove_bodies``), and then
+        the first exception is raised (an interrupt stops the delivery at once)."""
+        contact_events, sensor_events = self.contacts, self.sensors
+        failure = None
+        try:
+            self.dispatching = True
+            failure = self._call_handlers(contact_events, sensor_events)
+        finally:
+            self.dispatching = False
+            pending, self.pending_removals = self.pending_removals, []
+            alive = [body for body in pending if body.alive]
+            if alive:
+                remove_bodies(alive)
+        if failure is not None:
+            raise failure
+
+    def in_callback(self) -> bool:
+        """Whether the callbacks are running: :meth:`dispatch` of this log is on the call
+        stack. ``dispatching`` says so at once, but an interrupt that lands as it is being
+        cleared could leave it set; the stack cannot lie, and is walked only when the flag
+        is set."""
+        if not self.dispatching:
+            return False
+        frame = sys._getframe(1)
+        while frame is not None:
+            if (frame.f_code is EventLog.dispatch.__code__
+                    and frame.f_locals.get("self") is self):
+                return True
+            frame = frame.f_back
+        self.dispatching = False
+        return False
+
+    def _call_handlers(self, contact_events: ContactEvents,
+                       sensor_events: SensorEvents) -> Exception | None:
+        """Call every handler for the events (see :meth:`dispatch`); the first exception
+        one of them raised, or None."""
+        failure = None
+        for kind in ("begin", "end"):
+            for pairs, sensor in ((getattr(contact_events, kind), False),
+                                  (getattr(sensor_events, kind), True)):
+                for a, b in pairs.tolist():
+                    category_a, _, body_a = self._shape_info(a)
+                    category_b, _, body_b = self._shape_info(b)
+                    for handler in list(self._handlers):
+                        function = getattr(handler, kind)
+                        if function is None:
+                            continue
+                        if category_a & handler.category_a and \
+                                category_b & handler.category_b:
+                            contact = Contact(a, b, body_a, body_b, sensor)
+                        elif category_b & handler.category_a and \
+                                category_a & handler.category_b:
+                            contact = Contact(b, a, body_b, body_a, sensor)
+                        else:
+                            continue
+                        try:
+                            function(contact)
+                        except Exception as error:  # the game's: raised once all ran
+                            failure = failure or error
+        return failure
+
+    def _shape_info(self, shape_id: int) -> tuple:
+        """(category, sensor, body) of a shape, live or removed since the last step."""
+        record = self.record
+        for removed in (record.removed_shapes, record.removed_at_step):
+            if shape_id in removed:
+                return removed[shape_id]
+        shapes, filters = self._shapes.arrays, self._shapes.filters
+        row = int(np.searchsorted(shapes.ids, shape_id))
+        return (int(filters.category[row]), bool(filters.sensor[row]),
+                self._bodies.handle(int(shapes.body[row])))
+
+    def _sensor_first(self, pairs: np.ndarray) -> np.ndarray:
+        """Pairs reordered as (sensor, visitor)."""
+        for pair in pairs:
+            if not self._shape_info(int(pair[0]))[1]:
+                pair[0], pair[1] = pair[1], pair[0]
+        return pairs
