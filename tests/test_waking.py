@@ -169,7 +169,7 @@ def test_a_pose_written_into_the_arrays_wakes_a_sleeper_as_its_handle_would():
         for name in ("origins", "centers", "angles", "velocities", "awake"):
             reference = getattr(by_handle.bodies, name)
             assert np.array_equal(getattr(by_arrays.bodies, name), reference), (k, name)
-            assert np.array_equal(getattr(queried, name), reference), (k, name)
+            assert np.array_equal(getattr(queried.bodies, name), reference), (k, name)
 
 
 def test_a_query_between_steps_changes_nothing_a_step_does():
