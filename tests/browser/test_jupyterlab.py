@@ -2,11 +2,16 @@
 
 A headless run of a notebook cannot see what the browser draws: a widget stuck at
 "Loading widget…", a player without its controls, a formula MathJax left as TeX. This
-starts a JupyterLab server on a free local port, with a token, on a scratch copy of the
-book (JupyterLab saves what it runs), drives Debian's ``chromium`` with Playwright, and for
-each chapter runs every cell and looks at the page. Screenshots go to the directory named
-by ``PHYSBOOK_SCREENSHOTS`` (a temporary directory otherwise). Without Playwright or
-Chromium it is skipped (see ``conftest.py``).
+starts a JupyterLab server on a free local port, with a token, on a reader's clone of the
+repository (a scratch copy set up as the README says, tests/reader_clone.py), drives
+Debian's ``chromium`` with Playwright, and for each chapter runs every cell, saves the
+chapter with JupyterLab's Save, and looks at the page. The saved chapters are what the
+reader's path (tests/test_reader_path.py, run next on the same worker) checks, so the book
+runs once for both; every code cell of each saved chapter must show that it ran, without an
+error, which is what nbval checks of each cell (tests/conftest.py leaves out nbval's run of
+the chapters this test runs). Screenshots go to the directory named by
+``PHYSBOOK_SCREENSHOTS`` (a temporary directory otherwise). Without Playwright or Chromium
+it is skipped (see ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
 from browser_support import (
     assert_players_play,
@@ -30,9 +36,18 @@ from browser_support import (
     overflowing_outputs,
 )
 from notebook_source import ANIMATION_CALL, code_sources, widget_functions
+from reader_clone import (
+    CHAPTERS,
+    ROOT,
+    cells_that_did_not_run,
+    is_clone,
+    record_jupyterlab_clone,
+    record_saved_by_jupyterlab,
+    set_up_clone,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
+#: Where the reader's clone sits in the folder JupyterLab serves (beside the fixtures).
+CLONE = "physbook"
 #: Longest a chapter may take to run all its cells in the browser (s).
 RUN_ALL_LIMIT = 240
 #: Longest one widget may take to redraw after a control moves (s).
@@ -41,28 +56,36 @@ REDRAW_LIMIT = 60
 STALL_LIMIT = 20
 
 #: JupyterLab settings for the test: no question about fetching news, whose toast would
-#: cover the page and the screenshots. Everything else is as a reader finds it, including
-#: the notebook's default windowing, which lays out only the cells in view (the checks read
-#: text content, not rendered text, and scroll each player and widget into view).
+#: cover the page and the screenshots; widget state saved with the notebook, which the
+#: reader's path checks (a reader turns this on to reopen widgets as they were); no autosave,
+#: so the saved file is the chapter as saved right after running it, before this test moves
+#: any control. Everything else is as a reader finds it, including the notebook's default
+#: windowing, which lays out only the cells in view (the checks read text content, not
+#: rendered text, and scroll each player and widget into view).
 LAB_SETTINGS = {
-    ("apputils-extension", "notification"): {"fetchNews": "false", "checkForUpdates": False},
+    ("@jupyterlab/apputils-extension", "notification"): {"fetchNews": "false",
+                                                         "checkForUpdates": False},
+    ("@jupyter-widgets/jupyterlab-manager", "plugin"): {"saveState": True},
+    ("@jupyterlab/docmanager-extension", "plugin"): {"autosave": False},
 }
 
 
 def write_settings(folder: Path) -> None:
     """Write :data:`LAB_SETTINGS` where ``JUPYTERLAB_SETTINGS_DIR=folder`` finds them."""
     for (plugin, name), values in LAB_SETTINGS.items():
-        path = folder / "@jupyterlab" / plugin / f"{name}.jupyterlab-settings"
+        path = folder / plugin / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
 
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
-    """(base URL, token) of a JupyterLab server on a scratch copy of the book."""
+    """(base URL, token, served folder) of a JupyterLab server on a reader's clone."""
     folder = tmp_path_factory.mktemp("lab")
-    for chapter in CHAPTERS:
-        shutil.copy2(chapter, folder / chapter.name)
+    if is_clone():
+        record_jupyterlab_clone(set_up_clone(folder / CLONE))
+    else:  # a downloaded archive: its chapters, without git
+        shutil.copytree(ROOT / "book", folder / CLONE / "book")
     for fixture in (Path(__file__).parent / "fixtures").glob("*.ipynb"):
         shutil.copy2(fixture, folder / fixture.name)
     home = tmp_path_factory.mktemp("lab-settings")        # beside the book, not in it
@@ -70,7 +93,9 @@ def lab(tmp_path_factory):
     port, token = free_port(), os.urandom(16).hex()
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
                "--ip=127.0.0.1", f"--ServerApp.token={token}", f"--ServerApp.root_dir={folder}",
-               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+               # window.jupyterapp: the test saves a chapter with JupyterLab's own command
+               "--LabApp.expose_app_in_browser=True"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = (home / "server.log").open("w")
@@ -95,7 +120,7 @@ def lab(tmp_path_factory):
         # "Select Kernel" dialog. Asking once here makes every page's question a quick one.
         with urllib.request.urlopen(f"{url}/api/kernelspecs?token={token}", timeout=60):
             pass
-        yield url, token
+        yield url, token, folder
     finally:
         server.terminate()
         try:
@@ -127,7 +152,7 @@ def dismiss_dialogs(page) -> list[str]:
 
 def server_api(lab, path: str, method: str = "GET"):
     """Ask the JupyterLab server's REST API; the parsed JSON answer, or None if empty."""
-    url, token = lab
+    url, token, _ = lab
     request = urllib.request.Request(f"{url}{path}?token={token}", method=method)
     with urllib.request.urlopen(request, timeout=30) as response:
         body = response.read()
@@ -180,7 +205,7 @@ def run_all(page, lab, name: str, attempts: int = 2) -> None:
     If the cells stop running while the kernel sits idle (the page lost its kernel), the
     page is opened again and the run started afresh, up to ``attempts`` times in all.
     """
-    url, token = lab
+    url, token, _ = lab
     for attempt in range(1, attempts + 1):
         page.goto(f"{url}/lab/tree/{name}?token={token}&reset")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
@@ -241,10 +266,24 @@ def notebook_page(browser, lab, name: str, screenshots: Path):
         shut_down_kernel(lab, name)
 
 
+def save(page, lab, name: str) -> nbformat.NotebookNode:
+    """Save notebook ``name`` with JupyterLab's Save command, as a reader's Ctrl+S does, and
+    return the saved file."""
+    path = lab[2] / name
+    before = path.stat().st_mtime_ns
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    assert path.stat().st_mtime_ns != before, f"{name}: JupyterLab did not save it"
+    return nbformat.read(path, as_version=4)
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=[path.name for path in CHAPTERS])
 def test_chapter_runs_and_shows_in_the_browser(chapter, browser, lab, screenshots):
-    with notebook_page(browser, lab, chapter.name, screenshots) as page:
-        run_all(page, lab, chapter.name)
+    name = f"{CLONE}/book/{chapter.name}"
+    with notebook_page(browser, lab, name, screenshots) as page:
+        run_all(page, lab, name)
+        saved = save(page, lab, name)
+        assert cells_that_did_not_run(saved) == [], f"{chapter.name}: cells did not run"
+        record_saved_by_jupyterlab(chapter.name, saved)
         page.screenshot(path=str(screenshots / f"{chapter.stem}.png"))
         sources = code_sources(chapter)
         assert errors_shown(page) == []
