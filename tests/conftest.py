@@ -34,17 +34,21 @@ settings.load_profile("ci")
 #: library's own tests alone, the loop to run while editing the engine.
 BOOK_TESTS = ("book/", "tests/browser/", "tests/test_reader_path.py", "tests/test_export_book.py")
 
-#: The browser test that runs every chapter in JupyterLab and saves it, and the reader's path,
-#: which checks the saved chapters: one xdist group, so that they run on one worker, in this
-#: order, and the book runs once for both (tests/reader_clone.py).
-READ_IN_JUPYTERLAB = ("tests/browser/test_jupyterlab.py", "tests/test_reader_path.py")
+JUPYTERLAB = "tests/browser/test_jupyterlab.py"
+READER_PATH = "tests/test_reader_path.py"
 
-#: The longest groups of tests, in the order to start them (the time each took in a full run
-#: on two cores, warm; see the README). pytest-xdist (--dist loadgroup, with every test in its
-#: module's group but these) hands a group to one worker in the order collected, so starting
-#: the longest first lets the short ones fill the other worker's time, and both workers
-#: finish at about the same moment.
-LONGEST_FIRST = (READ_IN_JUPYTERLAB, "tests/test_jit.py", "tests/browser/test_site.py",
+#: The longest scopes of tests, in the order to start them. pytest-xdist (--dist loadscope)
+#: hands each module, or each class of a module, to one worker, in the order collected (a
+#: notebook's cells under nbval, a module's tests). The JupyterLab test runs the chapters in
+#: two classes, every other chapter in each, so that two workers share the longest job
+#: (each with its own JupyterLab, on one reader's clone); the reader's path checks the
+#: chapters they saved (tests/reader_clone.py), and starts a little later, once they are
+#: saved. Starting the longest first lets the short ones fill the other worker's time, and
+#: both workers finish at about the same moment (times of a full run on two cores: about
+#: 400 s for each half of the book in JupyterLab, 140 s test_jit, 90 s the reader's path
+#: once the chapters are saved).
+LONGEST_FIRST = (f"{JUPYTERLAB}::TestEvenChapters", f"{JUPYTERLAB}::TestOddChapters",
+                 "tests/test_jit.py", "tests/browser/test_site.py", READER_PATH,
                  "tests/test_interrupts.py", "tests/test_fuzz.py", "tests/test_export_book.py")
 
 
@@ -52,31 +56,27 @@ def module_of(item) -> str:
     return item.nodeid.split("::")[0]
 
 
-def group_of(item):
-    module = module_of(item)
-    return READ_IN_JUPYTERLAB if module in READ_IN_JUPYTERLAB else module
+def scope_of(item) -> str:
+    """What pytest-xdist hands to one worker: the test's module, or its class."""
+    return "::".join(item.nodeid.split("::")[:-1])
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_itemcollected(item):
+    if item.nodeid.startswith(BOOK_TESTS):
+        item.add_marker("book")
+
+
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.nodeid.startswith(BOOK_TESTS):
-            item.add_marker("book")
-        group = group_of(item)
-        item.add_marker(pytest.mark.xdist_group("+".join(group) if isinstance(group, tuple)
-                                                 else group))
-
     def rank(item):
-        group, module = group_of(item), module_of(item)
-        first = LONGEST_FIRST.index(group) if group in LONGEST_FIRST else len(LONGEST_FIRST)
-        return first, group.index(module) if isinstance(group, tuple) else 0
+        scope = scope_of(item)
+        return LONGEST_FIRST.index(scope) if scope in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)  # stable: tests keep their order within a module
 
 
 def chapter_run_in_jupyterlab(item) -> str | None:
     """The chapter file a test of tests/browser/test_jupyterlab.py runs, or None."""
-    if module_of(item) != READ_IN_JUPYTERLAB[0] or not hasattr(item, "callspec"):
+    if module_of(item) != JUPYTERLAB or not hasattr(item, "callspec"):
         return None
     chapter = item.callspec.params.get("chapter")
     return getattr(chapter, "name", None)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from chromium import browser_tests_can_run
 from nbclient import NotebookClient
 from notebook_source import ANIMATION_CALL, argument_defaults, widget_functions
 from reader_clone import (
@@ -38,14 +39,16 @@ pytestmark = pytest.mark.skipif(not is_clone(), reason="needs git and a git clon
 
 
 @pytest.fixture(scope="module")
-def read_clone(tmp_path_factory) -> tuple[Path, dict[str, nbformat.NotebookNode]]:
+def read_clone(request, tmp_path_factory) -> tuple[Path, dict[str, nbformat.NotebookNode]]:
     """A clone set up as the README says, whose every chapter was run and saved.
 
-    When the browser test of this run has run and saved every chapter in JupyterLab (it runs
-    first, on the same worker), these are its clone and files: the book runs once for both.
-    Otherwise each chapter is run here with nbclient and saved with nbformat.
+    When the browser test of this run runs every chapter in JupyterLab (it starts first, on
+    each worker) and has saved each, these are its clone and files: the book runs once for
+    both. Otherwise each chapter is run here with nbclient and saved with nbformat.
     """
-    shared = read_in_jupyterlab()
+    in_lab = {item.callspec.params["chapter"].name for item in request.session.items
+              if item.nodeid.startswith("tests/browser/test_jupyterlab.py::Test")}
+    shared = read_in_jupyterlab(tmp_path_factory, in_lab) if browser_tests_can_run() else None
     if shared is not None:
         return shared
     clone = set_up_clone(tmp_path_factory.mktemp("reader") / "physbook")
@@ -137,8 +140,25 @@ def widget_defaults(notebook) -> dict[str, dict[str, object]]:
     return defaults
 
 
-def control_value(state: dict):
+def model_defaults(model_name: str) -> dict:
+    """The state a widget model starts from, as ipywidgets defines it. JupyterLab saves only
+    what differs from it (a slider at 0.0 is saved without its value); nbclient saves it
+    all."""
+    import ipywidgets
+
+    classes = [ipywidgets.Widget]
+    while classes:
+        cls = classes.pop()
+        classes.extend(cls.__subclasses__())
+        if cls.class_traits().get("_model_name") and cls._model_name.default_value == model_name:
+            return {name: trait.default_value
+                    for name, trait in cls.class_traits(sync=True).items()}
+    raise LookupError(f"no ipywidgets class has the model {model_name!r}")
+
+
+def control_value(model: dict):
     """What a saved control shows: a slider's or box's value, a menu's chosen label."""
+    state = {**model_defaults(model["model_name"]), **model["state"]}
     if "index" in state and "_options_labels" in state:
         return state["_options_labels"][state["index"]]
     return state.get("value")
@@ -156,12 +176,12 @@ def test_every_saved_widget_opens_at_its_functions_defaults(read_clone):
                         for output in outputs
                         if "application/vnd.jupyter.widget-view+json" in output.get("data", {}))
             for child in models[view]["state"]["children"]:
-                state = models[child.removeprefix("IPY_MODEL_")]["state"]
-                argument = state.get("description")
+                model = models[child.removeprefix("IPY_MODEL_")]
+                argument = model["state"].get("description")
                 if argument not in defaults[function]:
                     continue
                 default = defaults[function][argument]
-                shown = control_value(state)
+                shown = control_value(model)
                 expected = str(default) if isinstance(shown, str) else default
                 assert shown == pytest.approx(expected) if isinstance(default, float) else (
                     shown == expected), (

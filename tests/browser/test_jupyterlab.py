@@ -20,7 +20,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -38,12 +37,9 @@ from browser_support import (
 from notebook_source import ANIMATION_CALL, code_sources, widget_functions
 from reader_clone import (
     CHAPTERS,
-    ROOT,
     cells_that_did_not_run,
-    is_clone,
-    record_jupyterlab_clone,
-    record_saved_by_jupyterlab,
-    set_up_clone,
+    record_chapter,
+    shared_lab_folder,
 )
 
 #: Where the reader's clone sits in the folder JupyterLab serves (beside the fixtures).
@@ -80,14 +76,10 @@ def write_settings(folder: Path) -> None:
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
-    """(base URL, token, served folder) of a JupyterLab server on a reader's clone."""
-    folder = tmp_path_factory.mktemp("lab")
-    if is_clone():
-        record_jupyterlab_clone(set_up_clone(folder / CLONE))
-    else:  # a downloaded archive: its chapters, without git
-        shutil.copytree(ROOT / "book", folder / CLONE / "book")
-    for fixture in (Path(__file__).parent / "fixtures").glob("*.ipynb"):
-        shutil.copy2(fixture, folder / fixture.name)
+    """(base URL, token, served folder) of a JupyterLab server on a reader's clone, which
+    the workers of this run share (each starts its own server on it)."""
+    folder = shared_lab_folder(tmp_path_factory,
+                               sorted((Path(__file__).parent / "fixtures").glob("*.ipynb")))
     home = tmp_path_factory.mktemp("lab-settings")        # beside the book, not in it
     write_settings(home / "settings")
     port, token = free_port(), os.urandom(16).hex()
@@ -276,14 +268,26 @@ def save(page, lab, name: str) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=[path.name for path in CHAPTERS])
-def test_chapter_runs_and_shows_in_the_browser(chapter, browser, lab, screenshots):
+@pytest.fixture()
+def record(request, tmp_path_factory):
+    """Where the test notes that it saved its chapter; whether it did (or failed, or skipped)
+    is recorded for the reader's path once the test is over."""
+    done = {"saved": False}
+    yield done
+    chapter = request.node.callspec.params["chapter"].name
+    record_chapter(tmp_path_factory, chapter, done["saved"])
+
+
+def chapter_runs_and_shows_in_the_browser(record, chapter, browser, lab, screenshots):
+    """Run every cell of ``chapter`` in JupyterLab, save it, and check the saved file and
+    the page: the cells ran without an error, every widget renders and redraws, every
+    player plays, nothing overflows, and MathJax typeset every formula."""
     name = f"{CLONE}/book/{chapter.name}"
     with notebook_page(browser, lab, name, screenshots) as page:
         run_all(page, lab, name)
         saved = save(page, lab, name)
         assert cells_that_did_not_run(saved) == [], f"{chapter.name}: cells did not run"
-        record_saved_by_jupyterlab(chapter.name, saved)
+        record["saved"] = True
         page.screenshot(path=str(screenshots / f"{chapter.stem}.png"))
         sources = code_sources(chapter)
         assert errors_shown(page) == []
@@ -295,6 +299,25 @@ def test_chapter_runs_and_shows_in_the_browser(chapter, browser, lab, screenshot
         assert overflowing_outputs(page) == []
         assert page.locator("mjx-container").count() > 0 or "$" not in chapter.read_text()
         assert leftover_tex(page, ".jp-MarkdownOutput", "mjx-container") == []
+
+
+# Two classes, every other chapter in each: pytest-xdist (--dist loadscope) gives each class
+# to a worker, so that two workers run the book at once, each in its own JupyterLab.
+EVEN, ODD = CHAPTERS[0::2], CHAPTERS[1::2]
+
+
+class TestEvenChapters:
+    @pytest.mark.parametrize("chapter", EVEN, ids=[path.name for path in EVEN])
+    def test_chapter_runs_and_shows_in_the_browser(self, record, chapter, browser, lab,
+                                                   screenshots):
+        chapter_runs_and_shows_in_the_browser(record, chapter, browser, lab, screenshots)
+
+
+class TestOddChapters:
+    @pytest.mark.parametrize("chapter", ODD, ids=[path.name for path in ODD])
+    def test_chapter_runs_and_shows_in_the_browser(self, record, chapter, browser, lab,
+                                                   screenshots):
+        chapter_runs_and_shows_in_the_browser(record, chapter, browser, lab, screenshots)
 
 
 def figure_of(widget) -> str | None:
