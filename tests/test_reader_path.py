@@ -1,16 +1,17 @@
 """A reader's path: set up a clone, run and save every chapter, then run the hygiene tests.
 
 JupyterLab saves every output into the notebooks a reader runs. This does the same to a
-scratch copy of the repository: it sets the clone up as the README says (the git filter of
-tools/install_git_filter.py), and runs and saves each chapter, outputs and all. The browser
+scratch copy of the repository set up as the README says (the git filter of
+tools/install_git_filter.py): every chapter is run and saved, outputs and all. The browser
 test runs every chapter in JupyterLab and saves it with JupyterLab's own Save; when it has,
 these tests check its files, so that the book runs once for both (tests/reader_clone.py).
-Without a browser each chapter is executed here with nbclient and saved with nbformat, as
-JupyterLab would save it. Every code cell must have run (nbval's check, made here on the
-one run). Then git must find nothing to store, and the book's hygiene tests must pass
-there. The saved outputs are also what a reader sees when they
-reopen a chapter, so they are checked too: every animation cell holds its player with its
-first picture in place, and every widget cell a figure that shows without a kernel.
+Without a browser each chapter is run here with nbclient and saved with nbformat, as
+JupyterLab would save it. Every code cell must have run without an error (nbval's check,
+made on the one run). Then git must find nothing to store, and the book's hygiene tests
+must pass there. The saved outputs are also what a reader sees when they reopen a chapter,
+so they are checked too: every animation cell holds its player with its first picture in
+place, and every widget cell a figure that shows without a kernel, its controls at their
+defaults.
 """
 
 from __future__ import annotations
