@@ -1,69 +1,58 @@
 """A reader's path: set up a clone, run and save every chapter, then run the hygiene tests.
 
 JupyterLab saves every output into the notebooks a reader runs. This does the same to a
-scratch copy of the repository: it sets the clone up as the README says (the git filter of
-tools/install_git_filter.py), executes each chapter with nbclient and saves it with
-nbformat, outputs and all, as JupyterLab would. Then git must find nothing to store, and the
-book's hygiene tests must pass there. The saved outputs are also what a reader sees when they
-reopen a chapter, so they are checked too: every animation cell holds its player with its
-first picture in place, and every widget cell a figure that shows without a kernel.
+scratch copy of the repository set up as the README says (the git filter of
+tools/install_git_filter.py): every chapter is run and saved, outputs and all. The browser
+test runs every chapter in JupyterLab and saves it with JupyterLab's own Save; when it has,
+these tests check its files, so that the book runs once for both (tests/reader_clone.py).
+Without a browser each chapter is run here with nbclient and saved with nbformat, as
+JupyterLab would save it. Every code cell must have run without an error (nbval's check,
+made on the one run). Then git must find nothing to store, and the book's hygiene tests
+must pass there. The saved outputs are also what a reader sees when they reopen a chapter,
+so they are checked too: every animation cell holds its player with its first picture in
+place, and every widget cell a figure that shows without a kernel, its controls at their
+defaults.
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from chromium import browser_tests_can_run
 from nbclient import NotebookClient
 from notebook_source import ANIMATION_CALL, argument_defaults, widget_functions
+from reader_clone import (
+    cells_that_did_not_run,
+    git,
+    is_clone,
+    read_in_jupyterlab,
+    set_up_clone,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
 WIDGET_CALL = re.compile(r"\bpb\.viz\.interact\(")
-
-
-def git(*args: str, cwd: Path) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                          check=True).stdout
-
-
-def is_clone() -> bool:
-    try:
-        return git("rev-parse", "--is-inside-work-tree", cwd=ROOT).strip() == "true"
-    except (FileNotFoundError, subprocess.CalledProcessError):
-        return False
-
 
 pytestmark = pytest.mark.skipif(not is_clone(), reason="needs git and a git clone of physbook")
 
 
-def copy_of_the_work_tree(target: Path) -> None:
-    """Every file git tracks or would track, copied as it is now (not as last committed)."""
-    listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
-    for name in filter(None, listed.split("\0")):
-        source = ROOT / name
-        if source.is_file():
-            destination = target / name
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, destination)
-
-
 @pytest.fixture(scope="module")
-def read_clone(tmp_path_factory) -> tuple[Path, dict[str, nbformat.NotebookNode]]:
-    """A clone set up as the README says, whose every chapter was run and saved."""
-    clone = tmp_path_factory.mktemp("reader") / "physbook"
-    clone.mkdir()
-    copy_of_the_work_tree(clone)
-    git("init", "--quiet", cwd=clone)
-    subprocess.run([sys.executable, "tools/install_git_filter.py"], cwd=clone, check=True,
-                   capture_output=True)
-    git("add", "--all", cwd=clone)
-    git("-c", "user.name=reader", "-c", "user.email=reader@example.invalid", "commit",
-        "--quiet", "--no-verify", "-m", "as cloned", cwd=clone)
+def read_clone(request, tmp_path_factory) -> tuple[Path, dict[str, nbformat.NotebookNode]]:
+    """A clone set up as the README says, whose every chapter was run and saved.
+
+    When the browser test of this run runs every chapter in JupyterLab (it starts first, on
+    each worker) and has saved each, these are its clone and files: the book runs once for
+    both. Otherwise each chapter is run here with nbclient and saved with nbformat.
+    """
+    in_lab = {item.callspec.params["chapter"].name for item in request.session.items
+              if item.nodeid.startswith("tests/browser/test_jupyterlab.py::Test")}
+    shared = read_in_jupyterlab(tmp_path_factory, in_lab) if browser_tests_can_run() else None
+    if shared is not None:
+        return shared
+    clone = set_up_clone(tmp_path_factory.mktemp("reader") / "physbook")
     saved = {}
     for path in sorted((clone / "book").glob("*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
@@ -72,6 +61,12 @@ def read_clone(tmp_path_factory) -> tuple[Path, dict[str, nbformat.NotebookNode]
         nbformat.write(notebook, path)
         saved[path.name] = notebook
     return clone, saved
+
+
+def test_every_saved_chapter_ran_every_cell(read_clone):
+    _, saved = read_clone
+    for name, notebook in saved.items():
+        assert cells_that_did_not_run(notebook) == [], f"{name}: cells did not run"
 
 
 def test_reading_every_chapter_changes_nothing_git_stores(read_clone):
@@ -146,8 +141,25 @@ def widget_defaults(notebook) -> dict[str, dict[str, object]]:
     return defaults
 
 
-def control_value(state: dict):
+def model_defaults(model_name: str) -> dict:
+    """The state a widget model starts from, as ipywidgets defines it. JupyterLab saves only
+    what differs from it (a slider at 0.0 is saved without its value); nbclient saves it
+    all."""
+    import ipywidgets
+
+    classes = [ipywidgets.Widget]
+    while classes:
+        cls = classes.pop()
+        classes.extend(cls.__subclasses__())
+        if cls.class_traits().get("_model_name") and cls._model_name.default_value == model_name:
+            return {name: trait.default_value
+                    for name, trait in cls.class_traits(sync=True).items()}
+    raise LookupError(f"no ipywidgets class has the model {model_name!r}")
+
+
+def control_value(model: dict):
     """What a saved control shows: a slider's or box's value, a menu's chosen label."""
+    state = {**model_defaults(model["model_name"]), **model["state"]}
     if "index" in state and "_options_labels" in state:
         return state["_options_labels"][state["index"]]
     return state.get("value")
@@ -165,12 +177,12 @@ def test_every_saved_widget_opens_at_its_functions_defaults(read_clone):
                         for output in outputs
                         if "application/vnd.jupyter.widget-view+json" in output.get("data", {}))
             for child in models[view]["state"]["children"]:
-                state = models[child.removeprefix("IPY_MODEL_")]["state"]
-                argument = state.get("description")
+                model = models[child.removeprefix("IPY_MODEL_")]
+                argument = model["state"].get("description")
                 if argument not in defaults[function]:
                     continue
                 default = defaults[function][argument]
-                shown = control_value(state)
+                shown = control_value(model)
                 expected = str(default) if isinstance(shown, str) else default
                 assert shown == pytest.approx(expected) if isinstance(default, float) else (
                     shown == expected), (

@@ -10,15 +10,13 @@ install. Playwright never downloads a browser here: it launches the one given.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM
 
 collect_ignore_glob = ["fixtures/*"]
 
-CHROMIUM = (os.environ.get("PHYSBOOK_CHROMIUM") or shutil.which("chromium")
-            or shutil.which("chromium-browser"))
 #: No sandbox (CI runs as root), no GPU, and none of Chromium's own calls to Google's
 #: servers, which a machine without network refuses many at a time.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

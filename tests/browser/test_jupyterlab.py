@@ -2,11 +2,16 @@
 
 A headless run of a notebook cannot see what the browser draws: a widget stuck at
 "Loading widget…", a player without its controls, a formula MathJax left as TeX. This
-starts a JupyterLab server on a free local port, with a token, on a scratch copy of the
-book (JupyterLab saves what it runs), drives Debian's ``chromium`` with Playwright, and for
-each chapter runs every cell and looks at the page. Screenshots go to the directory named
-by ``PHYSBOOK_SCREENSHOTS`` (a temporary directory otherwise). Without Playwright or
-Chromium it is skipped (see ``conftest.py``).
+starts a JupyterLab server on a free local port, with a token, on a reader's clone of the
+repository (a scratch copy set up as the README says, tests/reader_clone.py), drives
+Debian's ``chromium`` with Playwright, and for each chapter runs every cell, saves the
+chapter with JupyterLab's Save, and looks at the page. The saved chapters are what the
+reader's path (tests/test_reader_path.py, run next on the same worker) checks, so the book
+runs once for both; every code cell of each saved chapter must show that it ran, without an
+error, which is what nbval checks of each cell (tests/conftest.py leaves out nbval's run of
+the chapters this test runs). Screenshots go to the directory named by
+``PHYSBOOK_SCREENSHOTS`` (a temporary directory otherwise). Without Playwright or Chromium
+it is skipped (see ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -15,13 +20,13 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
 from browser_support import (
     assert_players_play,
@@ -30,9 +35,15 @@ from browser_support import (
     overflowing_outputs,
 )
 from notebook_source import ANIMATION_CALL, code_sources, widget_functions
+from reader_clone import (
+    CHAPTERS,
+    cells_that_did_not_run,
+    record_chapter,
+    shared_lab_folder,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
+#: Where the reader's clone sits in the folder JupyterLab serves (beside the fixtures).
+CLONE = "physbook"
 #: Longest a chapter may take to run all its cells in the browser (s).
 RUN_ALL_LIMIT = 240
 #: Longest one widget may take to redraw after a control moves (s).
@@ -41,36 +52,42 @@ REDRAW_LIMIT = 60
 STALL_LIMIT = 20
 
 #: JupyterLab settings for the test: no question about fetching news, whose toast would
-#: cover the page and the screenshots. Everything else is as a reader finds it, including
-#: the notebook's default windowing, which lays out only the cells in view (the checks read
-#: text content, not rendered text, and scroll each player and widget into view).
+#: cover the page and the screenshots; widget state saved with the notebook, which the
+#: reader's path checks (a reader turns this on to reopen widgets as they were); no autosave,
+#: so the saved file is the chapter as saved right after running it, before this test moves
+#: any control. Everything else is as a reader finds it, including the notebook's default
+#: windowing, which lays out only the cells in view (the checks read text content, not
+#: rendered text, and scroll each player and widget into view).
 LAB_SETTINGS = {
-    ("apputils-extension", "notification"): {"fetchNews": "false", "checkForUpdates": False},
+    ("@jupyterlab/apputils-extension", "notification"): {"fetchNews": "false",
+                                                         "checkForUpdates": False},
+    ("@jupyter-widgets/jupyterlab-manager", "plugin"): {"saveState": True},
+    ("@jupyterlab/docmanager-extension", "plugin"): {"autosave": False},
 }
 
 
 def write_settings(folder: Path) -> None:
     """Write :data:`LAB_SETTINGS` where ``JUPYTERLAB_SETTINGS_DIR=folder`` finds them."""
     for (plugin, name), values in LAB_SETTINGS.items():
-        path = folder / "@jupyterlab" / plugin / f"{name}.jupyterlab-settings"
+        path = folder / plugin / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
 
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
-    """(base URL, token) of a JupyterLab server on a scratch copy of the book."""
-    folder = tmp_path_factory.mktemp("lab")
-    for chapter in CHAPTERS:
-        shutil.copy2(chapter, folder / chapter.name)
-    for fixture in (Path(__file__).parent / "fixtures").glob("*.ipynb"):
-        shutil.copy2(fixture, folder / fixture.name)
+    """(base URL, token, served folder) of a JupyterLab server on a reader's clone, which
+    the workers of this run share (each starts its own server on it)."""
+    folder = shared_lab_folder(tmp_path_factory,
+                               sorted((Path(__file__).parent / "fixtures").glob("*.ipynb")))
     home = tmp_path_factory.mktemp("lab-settings")        # beside the book, not in it
     write_settings(home / "settings")
     port, token = free_port(), os.urandom(16).hex()
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
                "--ip=127.0.0.1", f"--ServerApp.token={token}", f"--ServerApp.root_dir={folder}",
-               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+               # window.jupyterapp: the test saves a chapter with JupyterLab's own command
+               "--LabApp.expose_app_in_browser=True"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = (home / "server.log").open("w")
@@ -95,7 +112,7 @@ def lab(tmp_path_factory):
         # "Select Kernel" dialog. Asking once here makes every page's question a quick one.
         with urllib.request.urlopen(f"{url}/api/kernelspecs?token={token}", timeout=60):
             pass
-        yield url, token
+        yield url, token, folder
     finally:
         server.terminate()
         try:
@@ -127,7 +144,7 @@ def dismiss_dialogs(page) -> list[str]:
 
 def server_api(lab, path: str, method: str = "GET"):
     """Ask the JupyterLab server's REST API; the parsed JSON answer, or None if empty."""
-    url, token = lab
+    url, token, _ = lab
     request = urllib.request.Request(f"{url}{path}?token={token}", method=method)
     with urllib.request.urlopen(request, timeout=30) as response:
         body = response.read()
@@ -180,7 +197,7 @@ def run_all(page, lab, name: str, attempts: int = 2) -> None:
     If the cells stop running while the kernel sits idle (the page lost its kernel), the
     page is opened again and the run started afresh, up to ``attempts`` times in all.
     """
-    url, token = lab
+    url, token, _ = lab
     for attempt in range(1, attempts + 1):
         page.goto(f"{url}/lab/tree/{name}?token={token}&reset")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
@@ -241,10 +258,36 @@ def notebook_page(browser, lab, name: str, screenshots: Path):
         shut_down_kernel(lab, name)
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=[path.name for path in CHAPTERS])
-def test_chapter_runs_and_shows_in_the_browser(chapter, browser, lab, screenshots):
-    with notebook_page(browser, lab, chapter.name, screenshots) as page:
-        run_all(page, lab, chapter.name)
+def save(page, lab, name: str) -> nbformat.NotebookNode:
+    """Save notebook ``name`` with JupyterLab's Save command, as a reader's Ctrl+S does, and
+    return the saved file."""
+    path = lab[2] / name
+    before = path.stat().st_mtime_ns
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    assert path.stat().st_mtime_ns != before, f"{name}: JupyterLab did not save it"
+    return nbformat.read(path, as_version=4)
+
+
+@pytest.fixture()
+def record(request, tmp_path_factory):
+    """Where the test notes that it saved its chapter; whether it did (or failed, or skipped)
+    is recorded for the reader's path once the test is over."""
+    done = {"saved": False}
+    yield done
+    chapter = request.node.callspec.params["chapter"].name
+    record_chapter(tmp_path_factory, chapter, done["saved"])
+
+
+def chapter_runs_and_shows_in_the_browser(record, chapter, browser, lab, screenshots):
+    """Run every cell of ``chapter`` in JupyterLab, save it, and check the saved file and
+    the page: the cells ran without an error, every widget renders and redraws, every
+    player plays, nothing overflows, and MathJax typeset every formula."""
+    name = f"{CLONE}/book/{chapter.name}"
+    with notebook_page(browser, lab, name, screenshots) as page:
+        run_all(page, lab, name)
+        saved = save(page, lab, name)
+        assert cells_that_did_not_run(saved) == [], f"{chapter.name}: cells did not run"
+        record["saved"] = True
         page.screenshot(path=str(screenshots / f"{chapter.stem}.png"))
         sources = code_sources(chapter)
         assert errors_shown(page) == []
@@ -256,6 +299,25 @@ def test_chapter_runs_and_shows_in_the_browser(chapter, browser, lab, screenshot
         assert overflowing_outputs(page) == []
         assert page.locator("mjx-container").count() > 0 or "$" not in chapter.read_text()
         assert leftover_tex(page, ".jp-MarkdownOutput", "mjx-container") == []
+
+
+# Two classes, every other chapter in each: pytest-xdist (--dist loadscope) gives each class
+# to a worker, so that two workers run the book at once, each in its own JupyterLab.
+EVEN, ODD = CHAPTERS[0::2], CHAPTERS[1::2]
+
+
+class TestEvenChapters:
+    @pytest.mark.parametrize("chapter", EVEN, ids=[path.name for path in EVEN])
+    def test_chapter_runs_and_shows_in_the_browser(self, record, chapter, browser, lab,
+                                                   screenshots):
+        chapter_runs_and_shows_in_the_browser(record, chapter, browser, lab, screenshots)
+
+
+class TestOddChapters:
+    @pytest.mark.parametrize("chapter", ODD, ids=[path.name for path in ODD])
+    def test_chapter_runs_and_shows_in_the_browser(self, record, chapter, browser, lab,
+                                                   screenshots):
+        chapter_runs_and_shows_in_the_browser(record, chapter, browser, lab, screenshots)
 
 
 def figure_of(widget) -> str | None:
