@@ -41,11 +41,11 @@ from physbook.constants import (
     SLEEP_LINEAR_SPEED,
     TIME_TO_SLEEP,
 )
-from physbook.continuous import shape_reaches, stop_fast_bodies
+from physbook.continuous import fast_bodies, shape_reaches, stop_fast_bodies
 from physbook.dynamics.body import Body, rotated
 from physbook.dynamics.body_table import BodyArrays, BodyRemoval, BodyTable
 from physbook.dynamics.colouring import Colouring, share_out
-from physbook.dynamics.contact_table import ContactTable, mark_pairs_of
+from physbook.dynamics.contact_table import ContactTable, mark_pairs_of, update_contacts
 from physbook.dynamics.islands import (
     islands_after_removals,
     update_islands,
@@ -61,8 +61,8 @@ from physbook.dynamics.joint_table import (
 )
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
-from physbook.dynamics.motion import speculative_margins, update_origins
-from physbook.dynamics.snapshot import StepSnapshot, check_finite
+from physbook.dynamics.motion import update_origins
+from physbook.dynamics.snapshot import StepSnapshot, check_finite, save_step_start
 from physbook.dynamics.solvers import (
     COMPILED_SOLVERS,
     DEFAULT_SOLVER,
@@ -78,6 +78,7 @@ from physbook.events import (
     difference,
     key_pairs,
     pair_keys,
+    split_sensor_pairs,
     touches_and_hits,
     touching_rows,
 )
@@ -95,6 +96,13 @@ from physbook.queries import (
     ray_query,
 )
 from physbook.recording import Recording
+from physbook.stages import (
+    boxes_and_filters,
+    check_state,
+    clear_forces,
+    contact_events_into,
+    step_margins,
+)
 
 
 def _as_shapes(value) -> tuple[Shape, ...]:
@@ -154,15 +162,24 @@ def _size(shape: Shape) -> float:
 class _CompiledState(NamedTuple):
     """What :meth:`World._compiled_state` gathered: the ``handle`` (a
     :class:`~physbook.compiled_step.StepState`), the objects and values it was gathered
-    from, the two contact sets in the order the handle holds them, the shape count, and the
-    solver's colouring work arrays (None unless it solves in colours)."""
+    from, the two contact sets and the two sensor sets in the order the handle holds them,
+    the shape count, and the solver's colouring work arrays (None unless it solves in
+    colours)."""
 
     handle: object
     sources: tuple
     values: tuple
     contact_sets: tuple
+    sensor_sets: tuple
     shape_count: int
     colouring: Colouring | None
+
+
+def _same_sets(held: tuple, now: tuple) -> bool:
+    """Whether the two sets of a contact table, ``now`` as (current, spare), are the two
+    ``held``, in either order."""
+    return (held[0] is now[0] and held[1] is now[1]) or (held[0] is now[1]
+                                                        and held[1] is now[0])
 
 
 class _Removal(NamedTuple):
@@ -340,7 +357,7 @@ class World:
         rows_before = (self._contacts.rows_set, self._sensor_contacts.rows_set)
         steps_before = self._step_count
         try:
-            if self._compiled and self._own_stages and not self._shapes.sensor_count:
+            if self._compiled and self._own_stages:
                 # The library's own stages: the same stages, as one compiled call.
                 self._step_compiled(dt)
             else:
@@ -358,43 +375,45 @@ class World:
             self._dispatch()
 
     def _step_staged(self, dt: float) -> None:
-        """The stages of a step, one by one, each handed the columns it works on."""
+        """The stages of a step (:data:`~physbook.stages.STEP_STAGES`), one by one, each
+        handed the columns it works on: a broad phase or a solver the world was given runs
+        here, between the kernels the compiled step calls."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
-        self._check_state(bodies)
-        self._save_state(bodies, joints)
-        # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
-        # island.
         count = len(bodies.kinds)
         islands, marks = self._islands[:count], self._island_marks[:count]
+        if check_state(bodies) >= 0:
+            self._check_state(bodies)  # raises, naming the body and the quantity
+        saved = self._snapshot.buffers(count)
+        save_step_start(bodies, islands, saved)
+        self._save_joint_impulses(joints)
+        # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
+        # island.
         wake_before_step(bodies, islands, marks, self._sleeping)
         boxes, filters, margins = self._stage_buffers(len(shapes.ids))
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
-        distance = getattr(self._solver, "speculative_distance", 0.0)
-        if distance > 0.0:
-            speculative_margins(shapes.body, shape_reaches(shapes, bodies.local_centers)[0],
-                                bodies, distance, dt, margins)
-        else:
-            margins[:] = 0.0
+        reaches = shape_reaches(shapes, bodies.local_centers)
+        step_margins(shapes.body, reaches[0], bodies,
+                     getattr(self._solver, "speculative_distance", 0.0), dt, margins)
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
         pairs = self._find_pairs(shapes, bodies, boxes, filters, margins)
         # Sensors only report overlaps: their pairs get no contact, only an overlap test.
+        narrow, sensors = narrow_scratch(shapes, count), self._sensor_contacts
         if self._shapes.sensor_count:
-            sensor = self._shapes.filters.sensor
-            is_sensed = sensor[pairs[:, 0]] | sensor[pairs[:, 1]]
-            sensed = pairs[is_sensed & ~(sensor[pairs[:, 0]] & sensor[pairs[:, 1]])]
-            pairs = pairs[~is_sensed]
-            self._sensor_contacts.update(sensed, shapes, bodies.origins, bodies.angles,
-                                         bodies.restitutions, bodies.frictions,
-                                         self._zero_margins[:len(margins)], bodies.awake,
-                                         check=False)
-        elif self._sensor_contacts.count:
-            self._sensor_contacts.clear()
+            pairs, sensed = split_sensor_pairs(pairs, self._shapes.filters.sensor)
+            current, old_count, spare = sensors.sets(len(sensed))
+            sensors.accept(update_contacts(
+                sensed, shapes, bodies.origins, bodies.angles, self._zero_margins[:len(margins)],
+                bodies.restitutions, bodies.frictions, bodies.awake, current, old_count, spare,
+                narrow))
+        elif sensors.count:
+            sensors.clear()
         # Narrow phase: the touching pairs' manifolds; a point seen last step keeps its
         # impulses (same shape ids, same feature id). A pair asleep keeps its row as it was.
-        self._contacts.update(pairs, shapes, bodies.origins, bodies.angles,
-                              bodies.restitutions, bodies.frictions, margins, bodies.awake,
-                              check=False)
+        current, old_count, spare = self._contacts.sets(len(pairs))
+        self._contacts.accept(update_contacts(
+            pairs, shapes, bodies.origins, bodies.angles, margins, bodies.restitutions,
+            bodies.frictions, bodies.awake, current, old_count, spare, narrow))
         contacts = self._contacts.arrays
         if self._sleeping:  # a sleeping island an awake body now touches wakes
             wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
@@ -407,34 +426,44 @@ class World:
                 self._solver.step(contacts, bodies, self._gravity, dt, joints)
             else:
                 self._solver.step(contacts, bodies, self._gravity, dt)
-        self._refuse_non_finite(bodies, dt)
+        # Events (chapter 12): which pairs touch and which hit, from the motion saved before
+        # the step.
+        found = contact_events_into(contacts, saved, dt, self._hit_speed,
+                                    self._event_buffers(len(contacts.point_counts)),
+                                    self._touching)
+        if check_state(bodies) >= 0:
+            self._refuse_non_finite(bodies, dt)  # raises; the step is undone
         # Continuous collision (chapter 13): a fast body is put back at its time of impact.
         # Then islands at rest long enough fall asleep, and the forces, which act for one
         # step only, are cleared.
         self._finish_step(bodies, contacts, joints, dt)
-        self._conclude_step(dt)
+        self._conclude_step(dt, found)
 
     def _finish_step(self, bodies: BodyArrays, contacts, joints, dt: float) -> None:
         """The stages after the solver: continuous collision, sleep, forces cleared."""
-        if self._continuous and stop_fast_bodies(
-                bodies, self._shapes, self._joints.joined_pairs(),
-                self._snapshot.column("centers"), self._snapshot.column("angles"),
-                self._continuous_tree):
-            update_origins(bodies)
+        if self._continuous:
+            reaches = shape_reaches(self._shapes.arrays, bodies.local_centers)
+            start_centers = self._snapshot.column("centers")
+            start_angles = self._snapshot.column("angles")
+            fast = fast_bodies(bodies, start_centers, start_angles, reaches[1])
+            if len(fast) and stop_fast_bodies(bodies, self._shapes, self._joints.joined_pairs(),
+                                              start_centers, start_angles,
+                                              self._continuous_tree, fast, reaches):
+                update_origins(bodies)
         count = len(bodies.kinds)
         if self._sleeping:  # islands at rest long enough fall asleep
             update_islands(bodies, contacts.bodies, joints.bodies, dt,
                            self._sleep_linear_speed, self._sleep_angular_speed,
                            self._time_to_sleep, self._islands[:count],
                            self._island_parents[:count], self._island_slowest[:count])
-        bodies.forces[:] = 0.0
-        bodies.torques[:] = 0.0
+        clear_forces(bodies)
 
     def _step_compiled(self, dt: float) -> None:
         """:meth:`step` as one compiled call (:func:`~physbook.compiled_step.compiled_step`):
         the same stages over the same arrays, giving the same states bit for bit."""
         bodies, joints = self._bodies.arrays, self._joints.arrays
-        tree, contacts = self._broad_phase, self._contacts
+        tree, contacts, sensors = self._broad_phase, self._contacts, self._sensor_contacts
+        sensing = self._shapes.sensor_count > 0
         self._save_joint_impulses(joints)
         synced = False
         # The solver's settings, and its softnesses for this dt (a state holds only the
@@ -443,13 +472,16 @@ class World:
         springs = settings[2:]
         while True:
             current, old_count, spare = contacts.sets(0)
-            state = self._compiled_state(settings[:2], current, spare)
+            sensed, sensed_count, sensed_spare = sensors.sets(0)
+            state = self._compiled_state(settings[:2], (current, spare),
+                                         (sensed, sensed_spare))
             if state.colouring is not None and self._solver.parallel:
                 share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
-            status, value, keys, moved, contact_count, found = step_from_state(
-                state.handle, current is state.contact_sets[0], old_count, keys, known,
-                synced, self._sleeping, self._continuous, self._touching, self._gravity, dt,
+            status, value, keys, moved, rows, found = step_from_state(
+                state.handle, current is state.contact_sets[0], old_count, sensing,
+                sensed is state.sensor_sets[0], sensed_count, keys, known, synced,
+                self._sleeping, self._continuous, self._touching, self._gravity, dt,
                 springs, self._hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
@@ -457,13 +489,16 @@ class World:
                 tree.accept(state.shape_count, keys, moved)
             if status != NEED_ROOM:
                 break
-            # More pairs than contact rows: grow them and step again, from the tree as this
-            # call left it.
-            contacts.sets(value)
+            # More pairs than contact (or sensor) rows: grow them and step again, from the
+            # tree as this call left it.
+            contacts.sets(rows[0])
+            sensors.sets(rows[1])
             synced = True
-        contacts.accept(contact_count)
-        if self._sensor_contacts.count:  # the last sensor was removed since the last step
-            self._sensor_contacts.clear()
+        contacts.accept(rows[0])
+        if sensing:
+            sensors.accept(rows[1])
+        elif sensors.count:  # the last sensor was removed since the last step
+            sensors.clear()
         if status == NOT_FINITE:
             self._refuse_non_finite(bodies, dt)
         elif status == FAST:
@@ -489,13 +524,15 @@ class World:
         self._step_state = None
         self._query_seen = None
 
-    def _compiled_state(self, settings: tuple, current, spare) -> _CompiledState:
+    def _compiled_state(self, settings: tuple, contact_sets: tuple,
+                        sensor_sets: tuple) -> _CompiledState:
         """The columns and buffers the compiled step works on, gathered in a
-        :class:`~physbook.compiled_step.StepState`, with ``current`` and ``spare`` the
-        contact sets and ``settings`` the solver's (the first two of its
-        ``compiled_settings``); gathered anew only when one was replaced (a body, shape or
-        joint added or removed, a buffer grown, a setting changed). Everything it holds
-        derives from the objects and values compared here; nothing depends on ``dt``."""
+        :class:`~physbook.compiled_step.StepState`, with ``contact_sets`` and
+        ``sensor_sets`` the (current, spare) sets of the contact and sensor tables and
+        ``settings`` the solver's (the first two of its ``compiled_settings``); gathered
+        anew only when one was replaced (a body, shape or joint added or removed, a buffer
+        grown, a setting changed). Everything it holds derives from the objects and values
+        compared here; nothing depends on ``dt``."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         solver, tree = self._solver, self._broad_phase
         soft_settings, impulse_settings = settings
@@ -503,12 +540,12 @@ class World:
         values = (self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep,
                   tree.margin, tree.prediction, soft_settings, impulse_settings)
         cached = self._step_state
-        if cached is not None and cached.values == values and all(
-                map(operator.is_, cached.sources, sources)):
-            first, second = cached.contact_sets
-            if (current is first and spare is second) or (current is second
-                                                          and spare is first):
-                return cached
+        if (cached is not None and cached.values == values
+                and all(map(operator.is_, cached.sources, sources))
+                and _same_sets(cached.contact_sets, contact_sets)
+                and _same_sets(cached.sensor_sets, sensor_sets)):
+            return cached
+        current, spare = contact_sets
         count, shape_count = len(bodies.kinds), len(shapes.ids)
         has_joints = len(joints.kinds) > 0
         boxes, filters, margins = self._stage_buffers(shape_count)
@@ -528,20 +565,15 @@ class World:
             (nodes, tree_state, leaf_of_row, tree_centers, tree_moved),
             (tree_margin, prediction, shrink),
             joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
-            (current, spare), narrow_scratch(shapes, count), self._snapshot.buffers(count),
+            (current, spare), (*sensor_sets, self._zero_margins[:shape_count]),
+            narrow_scratch(shapes, count), self._snapshot.buffers(count),
             islands, shape_reaches(shapes, bodies.local_centers),
             (soft_settings, impulse_settings, work, motion, joint_work, colouring,
              None if colouring is None else solver.threads(colouring)),
             self._event_buffers(capacity)))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
-                                          shape_count, colouring)
+                                          tuple(sensor_sets), shape_count, colouring)
         return self._step_state
-
-    def _save_state(self, bodies: BodyArrays, joints) -> None:
-        """Keep what a step writes (body columns, island labels, joint impulses), to undo
-        the step if it fails."""
-        self._snapshot.save(bodies, self._islands)
-        self._save_joint_impulses(joints)
 
     def _save_joint_impulses(self, joints) -> None:
         if len(joints.kinds):
@@ -578,8 +610,8 @@ class World:
     def _find_pairs(self, shapes, bodies, boxes, filters, margins) -> np.ndarray:
         """The broad phase stage: fill the boxes (grown by the margins) and filters of every
         shape, ask for pairs."""
-        shape_aabbs(shapes, bodies.origins, bodies.angles, margins, boxes.lower, boxes.upper)
-        self._fill_filters(filters)
+        boxes_and_filters(shapes, bodies, self._shapes.filters, margins, boxes.lower,
+                          boxes.upper, filters)
         if self._trusted_pairs:
             pairs = self._broad_phase.pairs(boxes, filters)
         else:
@@ -598,9 +630,10 @@ class World:
     def _event_buffers(self, rows: int) -> tuple[np.ndarray, ...]:
         """Room for the events of ``rows`` contact rows, kept between steps: the buffers of
         :func:`~physbook.events.contact_states_into`."""
-        if len(self._events[0]) < rows:
+        if len(self._events) < 5 or len(self._events[0]) < rows:  # none yet, or too few
             self._events = (np.empty(rows, np.int64), np.empty((rows, 2), np.int64),
                             np.empty((rows, 2)), np.empty((rows, 2)), np.empty(rows))
+            self._step_state = None  # it holds the buffers these replace
         return self._events
 
     def _stage_buffers(self, count: int) -> tuple[ShapeBoxes, ShapeFilters, np.ndarray]:
@@ -724,9 +757,9 @@ class World:
     @property
     def compiled(self) -> bool:
         """Whether a step runs as one compiled call when the solver and the broad phase are
-        the library's own and no shape is a sensor (on by default). The states are the same
-        bit for bit either way; off, every step runs the stages one by one, as
-        :meth:`step` lists them."""
+        the library's own (on by default). The states are the same bit for bit either way;
+        off, every step runs the stages of :data:`~physbook.stages.STEP_STAGES` one by one
+        from Python."""
         return self._compiled
 
     @compiled.setter

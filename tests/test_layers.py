@@ -33,6 +33,7 @@ LAYER_OF_PREFIX = {
     "physbook.events": "world",
     "physbook.continuous": "world",
     "physbook.compiled_step": "world",
+    "physbook.stages": "world",
     "physbook.scenes": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",
