@@ -31,9 +31,6 @@ from physbook.compiled_step import (
     FAST,
     NEED_ROOM,
     NOT_FINITE,
-    IslandColumns,
-    SolverStage,
-    StepColumns,
     new_step_state,
     step_from_state,
 )
@@ -553,23 +550,26 @@ class World:
         has_joints = len(joints.kinds) > 0
         boxes, filters, margins = self._stage_buffers(shape_count)
         capacity = max(len(current.point_counts), len(spare.point_counts))
-        work, motion, joint_work = solver.work_arrays(
+        work, motion, joint_work = solver._scratch.views(
             capacity, count, len(joints.kinds) if has_joints else None)
+        (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, _, tree_margin,
+         prediction, shrink, _) = tree.stage_arrays(shape_count)
         colouring = (solver.colouring(capacity, count) if isinstance(solver, SoftStepSolver)
                      else None)
-        handle = new_step_state(StepColumns(
+        islands = (self._islands[:count], self._island_marks[:count],
+                   self._island_parents[:count], self._island_slowest[:count],
+                   self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep)
+        handle = new_step_state((
             bodies, shapes, self._shapes.filters, boxes, filters, margins,
-            solver.speculative_distance, tree.stage_arrays(shape_count),
+            solver.speculative_distance,
+            (nodes, tree_state, leaf_of_row, tree_centers, tree_moved),
+            (tree_margin, prediction, shrink),
             joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
-            (current, spare), tuple(sensor_sets), self._zero_margins[:shape_count],
+            (current, spare), (*sensor_sets, self._zero_margins[:shape_count]),
             narrow_scratch(shapes, count), self._snapshot.buffers(count),
-            IslandColumns(self._islands[:count], self._island_marks[:count],
-                          self._island_parents[:count], self._island_slowest[:count],
-                          self._sleep_linear_speed, self._sleep_angular_speed,
-                          self._time_to_sleep),
-            shape_reaches(shapes, bodies.local_centers),
-            SolverStage(soft_settings, impulse_settings, work, motion, joint_work, colouring,
-                        None if colouring is None else solver.threads(colouring)),
+            islands, shape_reaches(shapes, bodies.local_centers),
+            (soft_settings, impulse_settings, work, motion, joint_work, colouring,
+             None if colouring is None else solver.threads(colouring)),
             self._event_buffers(capacity)))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
                                           tuple(sensor_sets), shape_count, colouring)

@@ -961,21 +961,6 @@ class TreeRemoval(NamedTuple):
     done: np.ndarray
 
 
-
-class TreeStage(NamedTuple):
-    """A :class:`DynamicTree` as a compiled step runs it (:func:`sync_and_pair`): its node
-    array, state, leaf of each row, leaf centres and moved flags, its fat-box ``margin`` and
-    ``prediction`` (m) and the ``shrink`` margin (m) past which a fat box is refitted."""
-
-    nodes: np.ndarray
-    state: np.ndarray
-    leaf_of_row: np.ndarray
-    centers: np.ndarray
-    moved: np.ndarray
-    margin: float
-    prediction: float
-    shrink: float
-
 class DynamicTree:
     """The dynamic AABB tree as a broad phase stage that keeps its tree between calls
     (see the module docstring); call it with ``(boxes, filters)`` as any broad phase.
@@ -1008,24 +993,22 @@ class DynamicTree:
     def pairs(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
         """The method on checked input, as the world calls it: canonical pairs."""
         count = len(boxes.lower)
-        tree = self.stage_arrays(count)
-        known, keys = self.candidates()
-        inserted, keys, pairs = sync_and_pair(tree.nodes, tree.state, tree.leaf_of_row,
-                                               tree.centers, tree.moved, boxes.lower,
-                                               boxes.upper, known, tree.margin,
-                                               tree.prediction, tree.shrink, keys, filters)
+        (nodes, state, leaf_of_row, centers, moved, known, margin, prediction, shrink,
+         keys) = self.stage_arrays(count)
+        inserted, keys, pairs = sync_and_pair(nodes, state, leaf_of_row, centers, moved,
+                                               boxes.lower, boxes.upper, known, margin,
+                                               prediction, shrink, keys, filters)
         self.accept(count, keys, inserted)
         return pairs
 
-    def stage_arrays(self, count: int) -> TreeStage:
+    def stage_arrays(self, count: int) -> tuple:
         """For a compiled step that runs this stage itself (``tree`` of
         :func:`~physbook.compiled_step.compiled_step`): the tree's arrays and settings,
-        with room for ``count`` rows; :meth:`candidates` gives what changes from step to
-        step, and :meth:`accept` takes back what the step returns."""
-        self._prepare(count)
-        return TreeStage(self._nodes, self._state, self._leaf_of_row, self._centers,
-                         self._moved, self.margin, self.prediction,
-                         TREE_SHRINK_MARGINS * self.margin)
+        with room for ``count`` rows; :meth:`accept` takes back what the step returns."""
+        count = self._prepare(count)
+        return (self._nodes, self._state, self._leaf_of_row, self._centers, self._moved,
+                self._count, self.margin, self.prediction, TREE_SHRINK_MARGINS * self.margin,
+                self._keys)
 
     def accept(self, count: int, keys: np.ndarray, moved: int) -> None:
         """A compiled step updated the tree to ``count`` rows; ``keys`` are its candidate

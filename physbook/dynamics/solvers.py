@@ -301,13 +301,6 @@ class SequentialImpulseSolver:
         return _capped_softness(self.joint_hertz, self.joint_damping_ratio,
                                 _check.positive_scalar(dt, "dt"))
 
-    def work_arrays(self, contacts: int, bodies: int, joints: int | None) -> tuple:
-        """(contact work, body work, joint work) for ``contacts`` contact rows, ``bodies``
-        bodies and ``joints`` joints (None: no joint work, and None in its place): the
-        solver's work arrays, kept between steps, as a compiled step hands them to
-        :func:`~physbook.dynamics.solver_steps.solver_step`."""
-        return self._scratch.views(contacts, bodies, joints)
-
     def compiled_settings(self, dt: float) -> tuple:
         """(soft settings, impulse settings, soft, static soft, joint softness) for a step
         of ``dt`` s (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes
@@ -505,13 +498,6 @@ class SoftStepSolver:
         static = 2.0 * self.contact_hertz if self.static_hertz is None else self.static_hertz
         return (_capped_softness(self.contact_hertz, self.damping_ratio, h),
                 _capped_softness(static, self.damping_ratio, h))
-
-    def work_arrays(self, contacts: int, bodies: int, joints: int | None) -> tuple:
-        """(contact work, body work, joint work) for ``contacts`` contact rows, ``bodies``
-        bodies and ``joints`` joints (None: no joint work, and None in its place): the
-        solver's work arrays, kept between steps, as a compiled step hands them to
-        :func:`~physbook.dynamics.solver_steps.solver_step`."""
-        return self._scratch.views(contacts, bodies, joints)
 
     def compiled_settings(self, dt: float) -> tuple:
         """(soft settings, impulse settings, soft, static soft, joint softness) for a step
