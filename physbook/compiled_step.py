@@ -29,11 +29,9 @@ column (a body, a shape or a joint added or removed, a buffer grown, a setting c
 
 from __future__ import annotations
 
-import numpy as np
-
 from physbook._jit import ENABLED, njit
 from physbook.broadphase.tree import overlapping_pairs, sync_and_pair
-from physbook.continuous import fast_bodies
+from physbook.continuous import may_stop_fast
 from physbook.dynamics.contact_solver import ContactWork
 from physbook.dynamics.contact_table import contact_rows, update_contacts
 from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
@@ -41,7 +39,6 @@ from physbook.dynamics.joint_table import drop_joined
 from physbook.dynamics.snapshot import save_step_start
 from physbook.dynamics.solver_steps import solver_step
 from physbook.events import split_sensor_pairs
-from physbook.kinds import STATIC
 from physbook.stages import (
     boxes_and_filters,
     check_state,
@@ -68,23 +65,6 @@ def _work_rows(work, count):
                        work.tangent_impulses[:count], work.total_normal_impulses[:count])
 
 
-@njit(refcounted=False)
-def _may_be_stopped(bodies, fast, shape_bodies):
-    """Whether continuous collision may stop one of the ``fast`` bodies (rows, from
-    :func:`~physbook.continuous.fast_bodies`): one is a bullet, or some shape is static
-    (an ordinary fast body is stopped only by a static shape); ``shape_bodies`` (S,) is
-    each shape's body."""
-    if fast.shape[0] == 0:
-        return False
-    for b in fast:
-        if bodies.bullets[b]:
-            return True
-    for s in range(shape_bodies.shape[0]):
-        if bodies.kinds[shape_bodies[s]] == STATIC:
-            return True
-    return False
-
-
 @njit(inline=True)
 def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
                   synced, joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
@@ -102,10 +82,10 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
 
     - ``tree`` holds the tree's arrays and settings; ``synced`` says this step already
       updated it and its keys are this step's (a second call after :data:`NEED_ROOM`);
-    - ``sensing`` says some shape is a sensor; ``sensor_contacts`` then holds the overlap
-      rows of sensors as ``(old rows, their count, new rows, zero margins)``: a sensor's
-      pair gets an overlap test instead of a contact
-      (:func:`~physbook.events.split_sensor_pairs`);
+    - ``sensing`` says some shape is a sensor; ``sensor_contacts`` then gives the overlap
+      rows of sensors as ``(the StepState, whether its first sensor set holds the last
+      step's rows, their count)``: a sensor's pair gets an overlap test instead of a
+      contact (:func:`~physbook.events.split_sensor_pairs`);
     - ``narrow`` is the narrow phase's scratch (both narrow phases share it: each works
       out the rotations of the bodies it needs)
       (:func:`~physbook.collision.manifold.narrow_scratch`);
@@ -159,21 +139,24 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     if joined.shape[0] and pairs.shape[0]:
         pairs = drop_joined(pairs, shapes.body, joined)
     # Sensors only report overlaps: their pairs get no contact, only an overlap test.
-    sensor_old, sensor_old_count, sensor_new, zero_margins = sensor_contacts
-    if sensing:
-        pairs, sensed = split_sensor_pairs(pairs, filter_columns.sensor)
-    else:
-        sensed = np.empty((0, 2), np.int64)
-    if (pairs.shape[0] > new_contacts.point_counts.shape[0]
-            or sensed.shape[0] > sensor_new.point_counts.shape[0]):
-        return (NEED_ROOM, 0, keys, inserted, (pairs.shape[0], sensed.shape[0]),
-                (0, 0, False))
     sensor_count = 0
     if sensing:
+        pairs, sensed = split_sensor_pairs(pairs, filter_columns.sensor)
+        # The sensor rows are read only here: a world without sensors takes no reference
+        # to their columns (see physbook._jit).
+        holder, sensor_old_is_first, sensor_old_count = sensor_contacts
+        first, second, zero_margins = holder.sensors
+        sensor_old, sensor_new = (first, second) if sensor_old_is_first else (second, first)
+        if (pairs.shape[0] > new_contacts.point_counts.shape[0]
+                or sensed.shape[0] > sensor_new.point_counts.shape[0]):
+            return (NEED_ROOM, 0, keys, inserted, (pairs.shape[0], sensed.shape[0]),
+                    (0, 0, False))
         sensor_count = update_contacts(sensed, shapes, bodies.origins, bodies.angles,
                                        zero_margins, bodies.restitutions, bodies.frictions,
                                        bodies.awake, sensor_old, sensor_old_count, sensor_new,
                                        narrow)
+    elif pairs.shape[0] > new_contacts.point_counts.shape[0]:
+        return NEED_ROOM, 0, keys, inserted, (pairs.shape[0], 0), (0, 0, False)
     # Narrow phase, impulses carried over by shape ids and feature ids.
     contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
                                     bodies.restitutions, bodies.frictions, bodies.awake,
@@ -190,8 +173,8 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     states = contact_events_into(contacts, saved, dt, hit_speed, events, touching)
     if check_state(bodies) >= 0:
         return NOT_FINITE, 0, keys, inserted, (contact_count, sensor_count), states
-    if continuous and _may_be_stopped(
-            bodies, fast_bodies(bodies, saved.centers, saved.angles, reaches[1]), shapes.body):
+    if continuous and may_stop_fast(bodies, saved.centers, saved.angles, reaches[1],
+                                    shapes.body):
         # Continuous collision: the rest of the step is Python's.
         return FAST, 0, keys, inserted, (contact_count, sensor_count), states
     if sleeping:
@@ -216,24 +199,26 @@ if ENABLED:
         (``args``, as :func:`step_from_state` unpacks them), held on numba's side: a call
         that passes it hands numba one object instead of every column."""
 
-    structref.define_proxy(StepState, _StepStateType, ["args"])
+    structref.define_proxy(StepState, _StepStateType, ["args", "sensors"])
 else:
     class StepState:  # the plain-Python stand-in: the same attribute
         """The arguments of :func:`compiled_step` that stay the same from step to step."""
 
-        def __init__(self, args):
+        def __init__(self, args, sensors):
             self.args = args
+            self.sensors = sensors
 
 
 @njit
 def new_step_state(args) -> StepState:
     """A :class:`StepState` holding ``args``: (bodies, shapes, filter columns, boxes,
     filters, margins, speculative distance, tree arrays, tree settings, joints, joint bodies,
-    joined pairs, the two contact sets, the two sensor sets with zero margins, narrow phase
-    scratch, saved state, islands, shape and body reaches, solver, event buffers), each as
-    :func:`compiled_step` takes it; the tree's arrays are its first five and its settings
-    its margin, prediction and shrink margin."""
-    return StepState(args)
+    joined pairs, the two contact sets, narrow phase scratch, saved state, islands, shape
+    and body reaches, solver, event buffers, and last the two sensor sets with zero
+    margins), each as :func:`compiled_step` takes it; the tree's arrays are its first five
+    and its settings its margin, prediction and shrink margin. The sensor sets are held
+    apart (``sensors``), read only by a world with a sensor."""
+    return StepState(args[:-1], args[-1])
 
 
 @njit
@@ -250,19 +235,16 @@ def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first
     that steps by the frame time it measured changes ``dt`` every step, so nothing that
     depends on it is held in the state."""
     (bodies, shapes, filter_columns, boxes, filters, margins, distance, tree_arrays,
-     tree_settings, joints, joint_bodies, joined, contact_sets, sensor_sets, narrow, saved,
+     tree_settings, joints, joint_bodies, joined, contact_sets, narrow, saved,
      islands, reaches, solver, events) = state.args
     nodes, tree_state, leaf_of_row, tree_centers, tree_moved = tree_arrays
     tree_margin, prediction, shrink = tree_settings
     first, second = contact_sets
     old, new = (first, second) if old_is_first else (second, first)
-    sensed_first, sensed_second, zero_margins = sensor_sets
-    sensor_old, sensor_new = ((sensed_first, sensed_second) if sensor_old_is_first
-                              else (sensed_second, sensed_first))
     return compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance,
                          (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known,
                           tree_margin, prediction, shrink, keys),
                          synced, joints, joint_bodies, joined, old, old_count, new, sensing,
-                         (sensor_old, sensor_old_count, sensor_new, zero_margins), narrow,
+                         (state, sensor_old_is_first, sensor_old_count), narrow,
                          saved, islands, sleeping, continuous, reaches, solver, springs,
                          events, touching, gravity, dt, hit_speed)

@@ -53,24 +53,51 @@ def shape_reaches(shapes, local_centers):
     return per_shape, per_body
 
 
+@njit(inline=True)
+def is_fast(bodies, start_centers, start_angles, reaches, b):
+    """Whether body ``b`` is awake, dynamic and fast: its farthest point (``reaches`` (N,),
+    m) may have moved more than :data:`FAST_FRACTION` of its size since the start of the
+    step, |Δc| + |Δθ|·reach > FAST_FRACTION·size. Both ways of stepping a world ask this
+    one function."""
+    if bodies.kinds[b] != DYNAMIC or not bodies.awake[b]:
+        return False
+    motion = (math.hypot(bodies.centers[b, 0] - start_centers[b, 0],
+                         bodies.centers[b, 1] - start_centers[b, 1])
+              + abs(bodies.angles[b] - start_angles[b]) * reaches[b])
+    return motion > FAST_FRACTION * bodies.sizes[b]
+
+
 @njit
 def fast_bodies(bodies, start_centers, start_angles, reaches):
     """Rows of the awake dynamic bodies whose farthest point may have moved more than
-    :data:`FAST_FRACTION` of their size: |Δc| + |Δθ|·reach > FAST_FRACTION·size. Both
-    ways of stepping a world ask this one function."""
-    kinds, awake, centers, angles = bodies.kinds, bodies.awake, bodies.centers, bodies.angles
-    rows = np.empty(kinds.shape[0], np.int64)
+    :data:`FAST_FRACTION` of their size this step (:func:`is_fast`):
+    |Δc| + |Δθ|·reach > FAST_FRACTION·size."""
+    rows = np.empty(bodies.kinds.shape[0], np.int64)
     count = 0
-    for b in range(kinds.shape[0]):
-        if kinds[b] != DYNAMIC or not awake[b]:
-            continue
-        motion = (math.hypot(centers[b, 0] - start_centers[b, 0],
-                             centers[b, 1] - start_centers[b, 1])
-                  + abs(angles[b] - start_angles[b]) * reaches[b])
-        if motion > FAST_FRACTION * bodies.sizes[b]:
+    for b in range(bodies.kinds.shape[0]):
+        if is_fast(bodies, start_centers, start_angles, reaches, b):
             rows[count] = b
             count += 1
     return rows[:count]
+
+
+@njit(refcounted=False)
+def may_stop_fast(bodies, start_centers, start_angles, reaches, shape_bodies):
+    """Whether continuous collision may stop a body this step: a body is fast
+    (:func:`is_fast`), and it is a bullet or some shape is static (an ordinary fast body is
+    stopped only by a static shape); ``shape_bodies`` (S,) is each shape's body."""
+    ordinary = False
+    for b in range(bodies.kinds.shape[0]):
+        if is_fast(bodies, start_centers, start_angles, reaches, b):
+            if bodies.bullets[b]:
+                return True
+            ordinary = True
+    if not ordinary:
+        return False
+    for s in range(shape_bodies.shape[0]):
+        if bodies.kinds[shape_bodies[s]] == STATIC:
+            return True
+    return False
 
 
 @njit

@@ -69,7 +69,7 @@ STEP_STAGES = (
     Stage("finite check", 4, "body state", "nothing",
           "a state the step made non-finite undoes the step", ("check_state",)),
     Stage("continuous collision", 13, "saved poses, poses, shapes", "poses",
-          "a fast body is put back at its time of impact", ("fast_bodies",)),
+          "a fast body is put back at its time of impact", ("may_stop_fast",)),
     Stage("sleep", 11, "velocities, contacts, joints", "awake, sleep times, island labels",
           "islands at rest long enough fall asleep", ("update_islands",)),
     Stage("clear forces", 4, "nothing", "forces, torques",

@@ -41,7 +41,7 @@ from physbook.constants import (
     SLEEP_LINEAR_SPEED,
     TIME_TO_SLEEP,
 )
-from physbook.continuous import fast_bodies, shape_reaches, stop_fast_bodies
+from physbook.continuous import fast_bodies, may_stop_fast, shape_reaches, stop_fast_bodies
 from physbook.dynamics.body import Body, rotated
 from physbook.dynamics.body_table import BodyArrays, BodyRemoval, BodyTable
 from physbook.dynamics.colouring import Colouring, share_out
@@ -173,13 +173,6 @@ class _CompiledState(NamedTuple):
     sensor_sets: tuple
     shape_count: int
     colouring: Colouring | None
-
-
-def _same_sets(held: tuple, now: tuple) -> bool:
-    """Whether the two sets of a contact table, ``now`` as (current, spare), are the two
-    ``held``, in either order."""
-    return (held[0] is now[0] and held[1] is now[1]) or (held[0] is now[1]
-                                                        and held[1] is now[0])
 
 
 class _Removal(NamedTuple):
@@ -442,13 +435,15 @@ class World:
     def _finish_step(self, bodies: BodyArrays, contacts, joints, dt: float) -> None:
         """The stages after the solver: continuous collision, sleep, forces cleared."""
         if self._continuous:
-            reaches = shape_reaches(self._shapes.arrays, bodies.local_centers)
+            shapes = self._shapes
+            reaches = shape_reaches(shapes.arrays, bodies.local_centers)
             start_centers = self._snapshot.column("centers")
             start_angles = self._snapshot.column("angles")
-            fast = fast_bodies(bodies, start_centers, start_angles, reaches[1])
-            if len(fast) and stop_fast_bodies(bodies, self._shapes, self._joints.joined_pairs(),
-                                              start_centers, start_angles,
-                                              self._continuous_tree, fast, reaches):
+            if may_stop_fast(bodies, start_centers, start_angles, reaches[1],
+                             shapes.arrays.body) and stop_fast_bodies(
+                    bodies, shapes, self._joints.joined_pairs(), start_centers, start_angles,
+                    self._continuous_tree,
+                    fast_bodies(bodies, start_centers, start_angles, reaches[1]), reaches):
                 update_origins(bodies)
         count = len(bodies.kinds)
         if self._sleeping:  # islands at rest long enough fall asleep
@@ -540,12 +535,16 @@ class World:
         values = (self._sleep_linear_speed, self._sleep_angular_speed, self._time_to_sleep,
                   tree.margin, tree.prediction, soft_settings, impulse_settings)
         cached = self._step_state
-        if (cached is not None and cached.values == values
-                and all(map(operator.is_, cached.sources, sources))
-                and _same_sets(cached.contact_sets, contact_sets)
-                and _same_sets(cached.sensor_sets, sensor_sets)):
-            return cached
         current, spare = contact_sets
+        if (cached is not None and cached.values == values
+                and all(map(operator.is_, cached.sources, sources))):
+            # The sets a table holds swap at each step: the same two, in either order.
+            held, sensed = cached.contact_sets, cached.sensor_sets
+            if (((current is held[0] and spare is held[1])
+                 or (current is held[1] and spare is held[0]))
+                    and ((sensor_sets[0] is sensed[0] and sensor_sets[1] is sensed[1])
+                         or (sensor_sets[0] is sensed[1] and sensor_sets[1] is sensed[0]))):
+                return cached
         count, shape_count = len(bodies.kinds), len(shapes.ids)
         has_joints = len(joints.kinds) > 0
         boxes, filters, margins = self._stage_buffers(shape_count)
@@ -565,12 +564,11 @@ class World:
             (nodes, tree_state, leaf_of_row, tree_centers, tree_moved),
             (tree_margin, prediction, shrink),
             joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
-            (current, spare), (*sensor_sets, self._zero_margins[:shape_count]),
-            narrow_scratch(shapes, count), self._snapshot.buffers(count),
+            (current, spare), narrow_scratch(shapes, count), self._snapshot.buffers(count),
             islands, shape_reaches(shapes, bodies.local_centers),
             (soft_settings, impulse_settings, work, motion, joint_work, colouring,
              None if colouring is None else solver.threads(colouring)),
-            self._event_buffers(capacity)))
+            self._event_buffers(capacity), (*sensor_sets, self._zero_margins[:shape_count])))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
                                           tuple(sensor_sets), shape_count, colouring)
         return self._step_state
