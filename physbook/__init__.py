@@ -14,7 +14,8 @@ layer      what                                                               ch
 3          ``collision``: manifolds, SAT, GJK/EPA, shape queries;             6–9, 12
            ``broadphase``: filters, sweep, grid, tree
 4          ``dynamics``: bodies, contacts, solvers, joints, islands           4, 9–11
-5          ``world``, ``recording``, ``queries``, ``events``, ``scenes``      4, 9, 12
+5          ``world``, ``stages``, ``recording``, ``queries``, ``events``,     4, 9, 12
+           ``scenes``
 ========== ================================================================== ======
 
 ``pb.verlet`` is chapter 5's position-based engine (layers 0–2 only) and ``pb.viz`` the
@@ -33,6 +34,7 @@ from physbook import (
     queries,
     recording,
     scenes,
+    stages,
     vecmath,
     verlet,
     world,
@@ -109,7 +111,7 @@ __all__ = [
     # the layers, as modules
     "broadphase", "collision", "constants", "dynamics", "events", "geometry", "kinds",
     "queries", "recording",
-    "scenes", "vecmath", "verlet", "world",
+    "scenes", "stages", "vecmath", "verlet", "world",
 ]
 
 

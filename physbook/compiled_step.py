@@ -1,12 +1,13 @@
 """The World's own stages as one compiled call: :meth:`World.step
 <physbook.world.World.step>` without the Python between its stages.
 
-:meth:`World.step` reads as the algorithm: it hands each stage the columns it works on, one
-stage after the other. Each hand-over is a Python call into compiled code, with its checks,
-its buffers cut to the rows in use and its arguments unpacked. When the stages are the
-library's own (a solver of :data:`~physbook.dynamics.solvers.COMPILED_SOLVERS`, the dynamic
-tree broad phase, no sensors), the world runs :func:`compiled_step` instead: the same
-kernels, called in the same order from compiled code, over the same arrays, with the
+Stage by stage, a world hands each stage the columns it works on, one stage after the
+other, in the order of :data:`~physbook.stages.STEP_STAGES`. Each hand-over is a Python
+call into compiled code, with its checks, its buffers cut to the rows in use and its
+arguments unpacked. When the stages are the library's own (a solver of
+:data:`~physbook.dynamics.solvers.COMPILED_SOLVERS`, the dynamic tree broad phase), the
+world runs :func:`compiled_step` instead: the same kernels, called in the same order from
+compiled code, over the same arrays, with the
 world's buffers kept between steps (the tree's candidate keys, when a leaf moved, and its
 pairs are still allocated each step). Both give the same states, bit for bit
 (``tests/test_compiled_step.py`` steps every standard scene both ways).
@@ -28,22 +29,23 @@ column (a body, a shape or a joint added or removed, a buffer grown, a setting c
 
 from __future__ import annotations
 
-import math
-
 from physbook._jit import ENABLED, njit
-from physbook.broadphase.filters import shape_filters
 from physbook.broadphase.tree import overlapping_pairs, sync_and_pair
-from physbook.constants import FAST_FRACTION
+from physbook.continuous import may_stop_fast
 from physbook.dynamics.contact_solver import ContactWork
 from physbook.dynamics.contact_table import contact_rows, update_contacts
 from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
 from physbook.dynamics.joint_table import drop_joined
-from physbook.dynamics.motion import speculative_margins
-from physbook.dynamics.snapshot import first_non_finite, save_step_start
+from physbook.dynamics.snapshot import save_step_start
 from physbook.dynamics.solver_steps import solver_step
-from physbook.events import contact_states_into
-from physbook.geometry.shape_table import shape_aabbs
-from physbook.kinds import DYNAMIC, STATIC
+from physbook.events import split_sensor_pairs
+from physbook.stages import (
+    boxes_and_filters,
+    check_state,
+    clear_forces,
+    contact_events_into,
+    step_margins,
+)
 
 #: What :func:`compiled_step` returns as its status.
 DONE = 0  #: the step ran to its end
@@ -63,73 +65,29 @@ def _work_rows(work, count):
                        work.tangent_impulses[:count], work.total_normal_impulses[:count])
 
 
-@njit(refcounted=False)
-def _may_be_fast(bodies, reaches, saved, shape_bodies):
-    """Whether continuous collision may stop a body this step: an awake dynamic body may
-    count as fast (:func:`~physbook.continuous.fast_bodies`), and it is a bullet or some
-    shape is static (an ordinary fast body is stopped only by a static shape). The fast
-    test is made here at half its threshold, so that a body found there is always found
-    here, whatever the last bit of the arithmetic. ``reaches`` (N,) is the second of
-    :func:`~physbook.continuous.shape_reaches`; ``shape_bodies`` (S,) each shape's body."""
-    kinds, awake, centers, angles = bodies.kinds, bodies.awake, bodies.centers, bodies.angles
-    start_centers, start_angles = saved.centers, saved.angles
-    ordinary = False
-    for b in range(kinds.shape[0]):
-        if kinds[b] != DYNAMIC or not awake[b]:
-            continue
-        motion = (math.hypot(centers[b, 0] - start_centers[b, 0],
-                             centers[b, 1] - start_centers[b, 1])
-                  + abs(angles[b] - start_angles[b]) * reaches[b])
-        if motion > 0.5 * FAST_FRACTION * bodies.sizes[b]:
-            if bodies.bullets[b]:
-                return True
-            ordinary = True
-    if not ordinary:
-        return False
-    for s in range(shape_bodies.shape[0]):
-        if kinds[shape_bodies[s]] == STATIC:
-            return True
-    return False
-
-
-@njit(refcounted=False)
-def _contact_states(contacts, saved, dt, hit_speed, events, touching):
-    """:func:`~physbook.events.contact_states` of contact rows, with the centres and
-    velocities ``saved`` before the step, written into ``events`` (the buffers of
-    :func:`~physbook.events.contact_states_into`); returns (touching pairs, hits, whether
-    the touching keys differ from ``touching``, last step's)."""
-    keys, hit_ids, hit_points, hit_normals, hit_speeds = events
-    touch_count, hit_count = contact_states_into(
-        contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
-        contacts.points, contacts.depths, saved.centers, saved.velocities,
-        saved.angular_velocities, dt,
-        hit_speed, keys, hit_ids, hit_points, hit_normals, hit_speeds)
-    if touch_count != touching.shape[0]:
-        return touch_count, hit_count, True
-    for k in range(touch_count):
-        if keys[k] != touching[k]:
-            return touch_count, hit_count, True
-    return touch_count, hit_count, False
-
-
 @njit(inline=True)
 def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
                   synced, joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
-                  narrow, saved, islands, sleeping, continuous, reaches, solver, springs,
-                  events, touching, gravity, dt, hit_speed):
+                  sensing, sensor_contacts, narrow, saved, islands, sleeping, continuous,
+                  reaches, solver, springs, events, touching, gravity, dt, hit_speed):
     """One step of a world whose stages are the library's own, in the order of
     :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
-    leaves moved, contact rows, event counts).
+    leaves moved, (contact rows, sensor rows), event counts).
 
     The status is one of :data:`DONE`, :data:`BAD_STATE` (value: the code of
-    :func:`~physbook.dynamics.snapshot.first_non_finite`), :data:`NEED_ROOM` (value: the
-    pairs that need contact rows), :data:`NOT_FINITE` or :data:`FAST`. The arguments are
-    the world's columns and buffers, grouped as :meth:`World._compiled_state
-    <physbook.world.World._compiled_state>` gathers them:
+    :func:`~physbook.dynamics.snapshot.first_non_finite`), :data:`NEED_ROOM` (the rows are
+    then those the contact pairs and the sensor pairs need), :data:`NOT_FINITE` or
+    :data:`FAST`. The arguments are the world's columns and buffers, grouped as
+    :meth:`World._compiled_state <physbook.world.World._compiled_state>` gathers them:
 
     - ``tree`` holds the tree's arrays and settings; ``synced`` says this step already
       updated it and its keys are this step's (a second call after :data:`NEED_ROOM`);
-    - ``narrow`` is the narrow phase's scratch
+    - ``sensing`` says some shape is a sensor; ``sensor_contacts`` then gives the overlap
+      rows of sensors as ``(the StepState, whether its first sensor set holds the last
+      step's rows, their count)``: a sensor's pair gets an overlap test instead of a
+      contact (:func:`~physbook.events.split_sensor_pairs`);
+    - ``narrow`` is the narrow phase's scratch (both narrow phases share it: each works
+      out the rotations of the bodies it needs)
       (:func:`~physbook.collision.manifold.narrow_scratch`);
     - ``saved`` holds the buffers of the state at the start of the step
       (:class:`~physbook.dynamics.snapshot.SavedStep`), filled before anything moves, so
@@ -147,9 +105,9 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
 
     The events are those of :func:`~physbook.events.contact_states` for the new rows, the
     bodies' motion before the step, ``dt`` and ``hit_speed``, written into the buffers
-    ``events`` (see :func:`_contact_states`); the event counts are (touching pairs, hits,
-    whether the touching keys differ from ``touching``, last step's), all zero when the
-    step stopped before its narrow phase.
+    ``events`` (see :func:`~physbook.stages.contact_events_into`); the event counts are
+    (touching pairs, hits, whether the touching keys differ from ``touching``, last
+    step's), all zero when the step stopped before its narrow phase.
     """
     (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known, tree_margin,
      prediction, shrink, keys) = tree
@@ -157,26 +115,19 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     soft_settings, impulse_settings, work, motion, joint_work, colouring, threads = solver
     soft, static_soft, joint_soft = springs
     lower, upper = boxes
-    # A state the user wrote must be finite before anything moves (the public boundary).
-    code = first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
-                            bodies.angular_velocities, bodies.forces, bodies.torques,
-                            bodies.gravity_scales, bodies.origins)
+    # The stages of physbook.stages.STEP_STAGES, in its order.
+    # Check: a state the user wrote must be finite before anything moves.
+    code = check_state(bodies)
     if code >= 0:
-        return BAD_STATE, code, keys, 0, 0, (0, 0, False)
+        return BAD_STATE, code, keys, 0, (0, 0), (0, 0, False)
     if not synced:  # a second call after NEED_ROOM continues the step the first began
-        # What the step writes, kept to undo it (a state that overflows, an interrupt).
+        # Save what the step writes, to undo it (a state that overflows, an interrupt).
         save_step_start(bodies, labels, saved)
-        # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
-        # island.
+        # Wake: a sleeping body given a push, or moved, wakes with its island.
         wake_before_step(bodies, labels, marks, sleeping)
-    # Broad phase.
-    if distance > 0.0:
-        speculative_margins(shapes.body, reaches[0], bodies, distance, dt, margins)
-    else:
-        margins[:] = 0.0
-    shape_aabbs(shapes, bodies.origins, bodies.angles, margins, lower, upper)
-    shape_filters(shapes.body, filter_columns.category, filter_columns.mask,
-                  filter_columns.group, bodies.kinds, filters)
+    step_margins(shapes.body, reaches[0], bodies, distance, dt, margins)
+    # Broad phase: the library's tree.
+    boxes_and_filters(shapes, bodies, filter_columns, margins, lower, upper, filters)
     if synced:
         # Synced again, the tree would see no displacement and might refit fat boxes the
         # staged step keeps; its keys are already this step's.
@@ -187,8 +138,25 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
                                                prediction, shrink, keys, filters)
     if joined.shape[0] and pairs.shape[0]:
         pairs = drop_joined(pairs, shapes.body, joined)
-    if pairs.shape[0] > new_contacts.point_counts.shape[0]:
-        return NEED_ROOM, pairs.shape[0], keys, inserted, 0, (0, 0, False)
+    # Sensors only report overlaps: their pairs get no contact, only an overlap test.
+    sensor_count = 0
+    if sensing:
+        pairs, sensed = split_sensor_pairs(pairs, filter_columns.sensor)
+        # The sensor rows are read only here: a world without sensors takes no reference
+        # to their columns (see physbook._jit).
+        holder, sensor_old_is_first, sensor_old_count = sensor_contacts
+        first, second, zero_margins = holder.sensors
+        sensor_old, sensor_new = (first, second) if sensor_old_is_first else (second, first)
+        if (pairs.shape[0] > new_contacts.point_counts.shape[0]
+                or sensed.shape[0] > sensor_new.point_counts.shape[0]):
+            return (NEED_ROOM, 0, keys, inserted, (pairs.shape[0], sensed.shape[0]),
+                    (0, 0, False))
+        sensor_count = update_contacts(sensed, shapes, bodies.origins, bodies.angles,
+                                       zero_margins, bodies.restitutions, bodies.frictions,
+                                       bodies.awake, sensor_old, sensor_old_count, sensor_new,
+                                       narrow)
+    elif pairs.shape[0] > new_contacts.point_counts.shape[0]:
+        return NEED_ROOM, 0, keys, inserted, (pairs.shape[0], 0), (0, 0, False)
     # Narrow phase, impulses carried over by shape ids and feature ids.
     contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
                                     bodies.restitutions, bodies.frictions, bodies.awake,
@@ -201,23 +169,19 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
         solver_step(soft_settings, impulse_settings, contacts, bodies,
                     _work_rows(work, contact_count), motion, joints, joint_work, gravity, dt,
                     soft, static_soft, joint_soft, colouring, threads)
-    # Which pairs touch and which hit (the events of chapter 12), from the motion saved
-    # before the step.
-    states = _contact_states(contacts, saved, dt, hit_speed, events, touching)
-    if first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
-                        bodies.angular_velocities, bodies.forces, bodies.torques,
-                        bodies.gravity_scales, bodies.origins) >= 0:
-        return NOT_FINITE, 0, keys, inserted, contact_count, states
-    if continuous and _may_be_fast(bodies, reaches[1], saved, shapes.body):
-        return FAST, 0, keys, inserted, contact_count, states
+    # Events: which pairs touch and which hit, from the motion saved before the step.
+    states = contact_events_into(contacts, saved, dt, hit_speed, events, touching)
+    if check_state(bodies) >= 0:
+        return NOT_FINITE, 0, keys, inserted, (contact_count, sensor_count), states
+    if continuous and may_stop_fast(bodies, saved.centers, saved.angles, reaches[1],
+                                    shapes.body):
+        # Continuous collision: the rest of the step is Python's.
+        return FAST, 0, keys, inserted, (contact_count, sensor_count), states
     if sleeping:
         update_islands(bodies, contacts.bodies, joint_bodies, dt, linear_speed,
                        angular_speed, time_to_sleep, labels, parents, slowest)
-    # Forces act for one step only.
-    bodies.forces[:] = 0.0
-    bodies.torques[:] = 0.0
-    return DONE, 0, keys, inserted, contact_count, states
-
+    clear_forces(bodies)
+    return DONE, 0, keys, inserted, (contact_count, sensor_count), states
 
 if ENABLED:
     from numba.core import types
@@ -235,32 +199,36 @@ if ENABLED:
         (``args``, as :func:`step_from_state` unpacks them), held on numba's side: a call
         that passes it hands numba one object instead of every column."""
 
-    structref.define_proxy(StepState, _StepStateType, ["args"])
+    structref.define_proxy(StepState, _StepStateType, ["args", "sensors"])
 else:
     class StepState:  # the plain-Python stand-in: the same attribute
         """The arguments of :func:`compiled_step` that stay the same from step to step."""
 
-        def __init__(self, args):
+        def __init__(self, args, sensors):
             self.args = args
+            self.sensors = sensors
 
 
 @njit
 def new_step_state(args) -> StepState:
     """A :class:`StepState` holding ``args``: (bodies, shapes, filter columns, boxes,
     filters, margins, speculative distance, tree arrays, tree settings, joints, joint bodies,
-    joined pairs, the two contact sets, narrow phase scratch, saved state,
-    islands, shape and body reaches, solver, event buffers), each as
-    :func:`compiled_step` takes it; the tree's arrays are its first five and its settings
-    its margin, prediction and shrink margin."""
-    return StepState(args)
+    joined pairs, the two contact sets, narrow phase scratch, saved state, islands, shape
+    and body reaches, solver, event buffers, and last the two sensor sets with zero
+    margins), each as :func:`compiled_step` takes it; the tree's arrays are its first five
+    and its settings its margin, prediction and shrink margin. The sensor sets are held
+    apart (``sensors``), read only by a world with a sensor."""
+    return StepState(args[:-1], args[-1])
 
 
 @njit
-def step_from_state(state, old_is_first, old_count, keys, known, synced, sleeping, continuous,
-                    touching, gravity, dt, springs, hit_speed):
+def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first,
+                    sensor_old_count, keys, known, synced, sleeping, continuous, touching,
+                    gravity, dt, springs, hit_speed):
     """:func:`compiled_step` with the arguments held in ``state`` (a :class:`StepState`)
     and those that may change from step to step: which contact set holds the last step's
-    rows (``old_is_first``: the first) and their count, the tree's candidate keys, the rows
+    rows (``old_is_first``: the first) and their count, whether a shape is a sensor and
+    the same two for the sensor sets, the tree's candidate keys, the rows
     its leaves hold and whether this step synced it already, the sleep and continuous
     switches, last step's touching keys, gravity, ``dt`` with the solver's softnesses for
     it (``springs``, as :func:`compiled_step` takes them) and the speed of a hit. A game
@@ -276,6 +244,7 @@ def step_from_state(state, old_is_first, old_count, keys, known, synced, sleepin
     return compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance,
                          (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known,
                           tree_margin, prediction, shrink, keys),
-                         synced, joints, joint_bodies, joined, old, old_count, new,
-                         narrow, saved, islands, sleeping, continuous, reaches,
-                         solver, springs, events, touching, gravity, dt, hit_speed)
+                         synced, joints, joint_bodies, joined, old, old_count, new, sensing,
+                         (state, sensor_old_is_first, sensor_old_count), narrow,
+                         saved, islands, sleeping, continuous, reaches, solver, springs,
+                         events, touching, gravity, dt, hit_speed)

@@ -53,13 +53,51 @@ def shape_reaches(shapes, local_centers):
     return per_shape, per_body
 
 
-def fast_bodies(bodies, start_centers, start_angles, reaches) -> np.ndarray:
+@njit(inline=True)
+def is_fast(bodies, start_centers, start_angles, reaches, b):
+    """Whether body ``b`` is awake, dynamic and fast: its farthest point (``reaches`` (N,),
+    m) may have moved more than :data:`FAST_FRACTION` of its size since the start of the
+    step, |Δc| + |Δθ|·reach > FAST_FRACTION·size. Both ways of stepping a world ask this
+    one function."""
+    if bodies.kinds[b] != DYNAMIC or not bodies.awake[b]:
+        return False
+    motion = (math.hypot(bodies.centers[b, 0] - start_centers[b, 0],
+                         bodies.centers[b, 1] - start_centers[b, 1])
+              + abs(bodies.angles[b] - start_angles[b]) * reaches[b])
+    return motion > FAST_FRACTION * bodies.sizes[b]
+
+
+@njit
+def fast_bodies(bodies, start_centers, start_angles, reaches):
     """Rows of the awake dynamic bodies whose farthest point may have moved more than
-    :data:`FAST_FRACTION` of their size: |Δc| + |Δθ|·reach > FAST_FRACTION·size."""
-    motion = (np.hypot(*(bodies.centers - start_centers).T)
-              + np.abs(bodies.angles - start_angles) * reaches)
-    return np.flatnonzero((bodies.kinds == DYNAMIC) & bodies.awake
-                          & (motion > FAST_FRACTION * bodies.sizes))
+    :data:`FAST_FRACTION` of their size this step (:func:`is_fast`):
+    |Δc| + |Δθ|·reach > FAST_FRACTION·size."""
+    rows = np.empty(bodies.kinds.shape[0], np.int64)
+    count = 0
+    for b in range(bodies.kinds.shape[0]):
+        if is_fast(bodies, start_centers, start_angles, reaches, b):
+            rows[count] = b
+            count += 1
+    return rows[:count]
+
+
+@njit(refcounted=False)
+def may_stop_fast(bodies, start_centers, start_angles, reaches, shape_bodies):
+    """Whether continuous collision may stop a body this step: a body is fast
+    (:func:`is_fast`), and it is a bullet or some shape is static (an ordinary fast body is
+    stopped only by a static shape); ``shape_bodies`` (S,) is each shape's body."""
+    ordinary = False
+    for b in range(bodies.kinds.shape[0]):
+        if is_fast(bodies, start_centers, start_angles, reaches, b):
+            if bodies.bullets[b]:
+                return True
+            ordinary = True
+    if not ordinary:
+        return False
+    for s in range(shape_bodies.shape[0]):
+        if bodies.kinds[shape_bodies[s]] == STATIC:
+            return True
+    return False
 
 
 @njit
@@ -171,26 +209,27 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
     return stopped
 
 
-def stop_fast_bodies(bodies, table, joined, start_centers, start_angles, tree_of) -> int:
-    """Put each fast body back at its earliest time of impact this step (see the module
-    docstring); returns how many were stopped.
+def stop_fast_bodies(bodies, table, joined, start_centers, start_angles, tree_of, fast,
+                     reaches) -> int:
+    """Put each of the ``fast`` bodies (rows, from :func:`fast_bodies`) back at its earliest
+    time of impact this step (see the module docstring); returns how many were stopped.
 
     ``bodies`` and ``table`` are a world's body columns and shape table, ``joined`` the
     sorted keys of bodies a joint keeps from colliding, ``start_centers`` and
-    ``start_angles`` the poses at the start of the step, and ``tree_of(moving)`` gives a
+    ``start_angles`` the poses at the start of the step, ``tree_of(moving)`` gives a
     tree whose leaves hold the static shapes (``moving`` False) or every shape as it is now
-    (True), and the shape row of each of its rows (None when they are the shape rows).
+    (True), and the shape row of each of its rows (None when they are the shape rows), and
+    ``reaches`` is what :func:`shape_reaches` gives for the shapes and bodies.
     """
     shapes, filters = table.arrays, table.filters
-    per_shape, reaches = shape_reaches(shapes, bodies.local_centers)
-    fast = fast_bodies(bodies, start_centers, start_angles, reaches)
+    per_shape, per_body = reaches
     if not len(fast):
         return 0
     fast = fast[np.argsort(bodies.bullets[fast], kind="stable")]  # bullets last
     # The box each fast body sweeps: both ends, grown by its reach.
     ends = np.stack([start_centers[fast], bodies.centers[fast]])
-    lowers = ends.min(axis=0) - reaches[fast, None]
-    uppers = ends.max(axis=0) + reaches[fast, None]
+    lowers = ends.min(axis=0) - per_body[fast, None]
+    uppers = ends.max(axis=0) + per_body[fast, None]
     tree, shape_rows = tree_of(bool(bodies.bullets[fast[-1]]))
     queries, candidates = tree.query_many(lowers, uppers)
     if not len(candidates):

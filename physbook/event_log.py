@@ -28,7 +28,6 @@ from physbook.events import (
     difference,
     key_pairs,
     pair_keys,
-    touches_and_hits,
     touching_rows,
 )
 
@@ -162,13 +161,12 @@ class EventLog:
 
     # --- what the world tells it ------------------------------------------------------
 
-    def conclude(self, dt: float, contacts: ContactTable, sensor_contacts: ContactTable,
-                 motion: Callable, found: tuple | None, buffers: tuple) -> None:
+    def conclude(self, dt: float, sensor_contacts: ContactTable, found: tuple,
+                 buffers: tuple) -> None:
         """A step of ``dt`` is done: count it, and record which pairs touch, which sensors
-        see whom and the hits. ``motion(name)`` gives the body column ``name`` as it was
-        before the step; ``found``, if the compiled step worked the events out already, the
-        counts it wrote into ``buffers`` (as :func:`~physbook.compiled_step.compiled_step`
-        returns them).
+        see whom and the hits. ``found`` holds the counts the step's events stage wrote into
+        ``buffers`` (:func:`~physbook.stages.contact_events_into`): touching pairs, hits,
+        and whether the touching keys changed since the last step.
 
         Everything is worked out first and the record replaced in one assignment at the
         end, so that an exception (an interrupt) leaves either none of it or all of it.
@@ -178,17 +176,12 @@ class EventLog:
                 "previous_touching": record.touching, "previous_sensing": record.sensing}
         if dt != record.dt:
             done.update(elapsed=record.time, steps_at_dt=1, dt=dt)
-        if found is None:
-            done["touching"], done["hits"] = touches_and_hits(
-                contacts.arrays, motion("centers"), motion("velocities"),
-                motion("angular_velocities"), dt, self._hit_speed)
-        else:
-            touch_count, hit_count, changed = found
-            keys, *hits = buffers
-            if changed:  # else the keys are last step's, and the array stays
-                done["touching"] = keys[:touch_count].copy()
-            if hit_count or len(record.hits.speeds):
-                done["hits"] = HitEvents(*(column[:hit_count].copy() for column in hits))
+        touch_count, hit_count, changed = found
+        keys, *hits = buffers
+        if changed:  # else the keys are last step's, and the array stays
+            done["touching"] = keys[:touch_count].copy()
+        if hit_count or len(record.hits.speeds):
+            done["hits"] = HitEvents(*(column[:hit_count].copy() for column in hits))
         # Contact rows are sorted by shape ids, so the keys are sorted too.
         if sensor_contacts.count or len(record.sensing):
             sensed = sensor_contacts.arrays

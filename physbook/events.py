@@ -62,6 +62,34 @@ def key_pairs(keys: np.ndarray) -> np.ndarray:
 
 
 @njit
+def split_sensor_pairs(pairs, sensor):
+    """The sensor stage's split of the broad phase's ``pairs`` ((P, 2) shape rows), given
+    each shape's ``sensor`` flag (S,): (the pairs of two ordinary shapes, which get
+    contacts; the pairs of a sensor and an ordinary shape, which get only an overlap test),
+    each in the order of ``pairs``. Two sensors do not sense each other: their pair is in
+    neither."""
+    contact_count = sensed_count = 0
+    for p in range(pairs.shape[0]):
+        first, second = sensor[pairs[p, 0]], sensor[pairs[p, 1]]
+        if not (first or second):
+            contact_count += 1
+        elif first != second:
+            sensed_count += 1
+    kept = np.empty((contact_count, 2), np.int64)
+    sensed = np.empty((sensed_count, 2), np.int64)
+    contact_count = sensed_count = 0
+    for p in range(pairs.shape[0]):
+        first, second = sensor[pairs[p, 0]], sensor[pairs[p, 1]]
+        if not (first or second):
+            kept[contact_count] = pairs[p]
+            contact_count += 1
+        elif first != second:
+            sensed[sensed_count] = pairs[p]
+            sensed_count += 1
+    return kept, sensed
+
+
+@njit
 def touching_rows(point_counts, depths):
     """Rows of a contact table with a point at depth ≥ 0 (overlapping or touching)."""
     out = np.empty(point_counts.shape[0], np.int64)

@@ -38,12 +38,12 @@ from physbook.compiled_step import (
     step_from_state,
 )
 from physbook.constants import DEFAULT_GRAVITY
-from physbook.continuous import shape_reaches, stop_fast_bodies
+from physbook.continuous import fast_bodies, may_stop_fast, shape_reaches, stop_fast_bodies
 from physbook.dynamics.bodies import Bodies
 from physbook.dynamics.body import Body
 from physbook.dynamics.body_table import BodyArrays, BodyRemoval, BodyTable
 from physbook.dynamics.colouring import Colouring, share_out
-from physbook.dynamics.contact_table import ContactTable
+from physbook.dynamics.contact_table import ContactTable, update_contacts
 from physbook.dynamics.islands import (
     islands_after_removals,
     update_islands,
@@ -58,10 +58,10 @@ from physbook.dynamics.joint_table import (
 )
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
-from physbook.dynamics.motion import speculative_margins, update_origins
+from physbook.dynamics.motion import update_origins
 from physbook.dynamics.new_body import new_body_values
 from physbook.dynamics.sleep import Sleep
-from physbook.dynamics.snapshot import StepSnapshot, check_finite
+from physbook.dynamics.snapshot import StepSnapshot, check_finite, save_step_start
 from physbook.dynamics.solvers import (
     COMPILED_SOLVERS,
     DEFAULT_SOLVER,
@@ -69,12 +69,24 @@ from physbook.dynamics.solvers import (
     contact_solver,
 )
 from physbook.event_log import EventLog
+from physbook.events import split_sensor_pairs
 from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shape_table import ShapeRemoval, ShapeTable, shape_aabbs
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
-from physbook.queries import QueryIndex, RayHit, ShapeRef
+from physbook.queries import (
+    QueryIndex,
+    RayHit,
+    ShapeRef,
+)
 from physbook.recording import Recording, recorded_run
+from physbook.stages import (
+    boxes_and_filters,
+    check_state,
+    clear_forces,
+    contact_events_into,
+    step_margins,
+)
 
 #: What a step has saved of the joints' impulses before it saves them: nothing.
 _NONE_SAVED: dict = {}
@@ -96,13 +108,15 @@ def _interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
 class _CompiledState(NamedTuple):
     """What :meth:`World._compiled_state` gathered: the ``handle`` (a
     :class:`~physbook.compiled_step.StepState`), the objects and values it was gathered
-    from, the two contact sets in the order the handle holds them, the shape count, and the
-    solver's colouring work arrays (None unless it solves in colours)."""
+    from, the two contact sets and the two sensor sets in the order the handle holds them,
+    the shape count, and the solver's colouring work arrays (None unless it solves in
+    colours)."""
 
     handle: object
     sources: tuple
     values: tuple
     contact_sets: tuple
+    sensor_sets: tuple
     shape_count: int
     colouring: Colouring | None
 
@@ -229,7 +243,7 @@ class World:
         rows_before = (self._contacts.rows_set, self._sensor_contacts.rows_set)
         steps_before = self._log.record.step_count
         try:
-            if self._compiled and self._own_stages and not self._shapes.sensor_count:
+            if self._compiled and self._own_stages:
                 # The library's own stages: the same stages, as one compiled call.
                 self._step_compiled(dt)
             else:
@@ -247,43 +261,45 @@ class World:
             self._log.dispatch(self.remove_bodies)
 
     def _step_staged(self, dt: float) -> None:
-        """The stages of a step, one by one, each handed the columns it works on."""
+        """The stages of a step (:data:`~physbook.stages.STEP_STAGES`), one by one, each
+        handed the columns it works on: a broad phase or a solver the world was given runs
+        here, between the kernels the compiled step calls."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
-        self._check_state(bodies)
-        self._save_state(bodies, joints)
-        # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
-        # island.
         count = len(bodies.kinds)
         islands, marks = self._sleep.labels[:count], self._sleep.marks[:count]
+        if check_state(bodies) >= 0:
+            self._check_state(bodies)  # raises, naming the body and the quantity
+        saved = self._snapshot.buffers(count)
+        save_step_start(bodies, islands, saved)
+        self._save_joint_impulses(joints)
+        # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
+        # island.
         wake_before_step(bodies, islands, marks, self._sleep.enabled)
         boxes, filters, margins = self._stage_buffers(len(shapes.ids))
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
-        distance = getattr(self._solver, "speculative_distance", 0.0)
-        if distance > 0.0:
-            speculative_margins(shapes.body, shape_reaches(shapes, bodies.local_centers)[0],
-                                bodies, distance, dt, margins)
-        else:
-            margins[:] = 0.0
+        reaches = shape_reaches(shapes, bodies.local_centers)
+        step_margins(shapes.body, reaches[0], bodies,
+                     getattr(self._solver, "speculative_distance", 0.0), dt, margins)
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
         pairs = self._find_pairs(shapes, bodies, boxes, filters, margins)
         # Sensors only report overlaps: their pairs get no contact, only an overlap test.
+        narrow, sensors = narrow_scratch(shapes, count), self._sensor_contacts
         if self._shapes.sensor_count:
-            sensor = self._shapes.filters.sensor
-            is_sensed = sensor[pairs[:, 0]] | sensor[pairs[:, 1]]
-            sensed = pairs[is_sensed & ~(sensor[pairs[:, 0]] & sensor[pairs[:, 1]])]
-            pairs = pairs[~is_sensed]
-            self._sensor_contacts.update(sensed, shapes, bodies.origins, bodies.angles,
-                                         bodies.restitutions, bodies.frictions,
-                                         self._zero_margins[:len(margins)], bodies.awake,
-                                         check=False)
-        elif self._sensor_contacts.count:
-            self._sensor_contacts.clear()
+            pairs, sensed = split_sensor_pairs(pairs, self._shapes.filters.sensor)
+            current, old_count, spare = sensors.sets(len(sensed))
+            sensors.accept(update_contacts(
+                sensed, shapes, bodies.origins, bodies.angles, self._zero_margins[:len(margins)],
+                bodies.restitutions, bodies.frictions, bodies.awake, current, old_count, spare,
+                narrow))
+        elif sensors.count:
+            sensors.clear()
         # Narrow phase: the touching pairs' manifolds; a point seen last step keeps its
         # impulses (same shape ids, same feature id). A pair asleep keeps its row as it was.
-        self._contacts.update(pairs, shapes, bodies.origins, bodies.angles,
-                              bodies.restitutions, bodies.frictions, margins, bodies.awake,
-                              check=False)
+        current, old_count, spare = self._contacts.sets(len(pairs))
+        self._contacts.accept(update_contacts(
+            pairs, shapes, bodies.origins, bodies.angles, margins, bodies.restitutions,
+            bodies.frictions, bodies.awake, current, old_count, spare, narrow))
         contacts = self._contacts.arrays
         if self._sleep.enabled:  # a sleeping island an awake body now touches wakes
             wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
@@ -296,34 +312,46 @@ class World:
                 self._solver.step(contacts, bodies, self._gravity, dt, joints)
             else:
                 self._solver.step(contacts, bodies, self._gravity, dt)
-        self._refuse_non_finite(bodies, dt)
+        # Events (chapter 12): which pairs touch and which hit, from the motion saved before
+        # the step.
+        found = contact_events_into(contacts, saved, dt, self._log.hit_speed,
+                                    self._event_buffers(len(contacts.point_counts)),
+                                    self._log.record.touching)
+        if check_state(bodies) >= 0:
+            self._refuse_non_finite(bodies, dt)  # raises; the step is undone
         # Continuous collision (chapter 13): a fast body is put back at its time of impact.
         # Then islands at rest long enough fall asleep, and the forces, which act for one
         # step only, are cleared.
         self._finish_step(bodies, contacts, joints, dt)
-        self._conclude_step(dt)
+        self._conclude_step(dt, found)
 
     def _finish_step(self, bodies: BodyArrays, contacts, joints, dt: float) -> None:
         """The stages after the solver: continuous collision, sleep, forces cleared."""
-        if self._continuous and stop_fast_bodies(
-                bodies, self._shapes, self._joints.joined_pairs(),
-                self._snapshot.column("centers"), self._snapshot.column("angles"),
-                self._queries.continuous_tree):
-            update_origins(bodies)
+        if self._continuous:
+            shapes = self._shapes
+            reaches = shape_reaches(shapes.arrays, bodies.local_centers)
+            start_centers = self._snapshot.column("centers")
+            start_angles = self._snapshot.column("angles")
+            if may_stop_fast(bodies, start_centers, start_angles, reaches[1],
+                             shapes.arrays.body) and stop_fast_bodies(
+                    bodies, shapes, self._joints.joined_pairs(), start_centers, start_angles,
+                    self._queries.continuous_tree,
+                    fast_bodies(bodies, start_centers, start_angles, reaches[1]), reaches):
+                update_origins(bodies)
         count = len(bodies.kinds)
         if self._sleep.enabled:  # islands at rest long enough fall asleep
             update_islands(bodies, contacts.bodies, joints.bodies, dt,
                            self._sleep.linear_speed, self._sleep.angular_speed,
                            self._sleep.time_to_sleep, self._sleep.labels[:count],
                            self._sleep.parents[:count], self._sleep.slowest[:count])
-        bodies.forces[:] = 0.0
-        bodies.torques[:] = 0.0
+        clear_forces(bodies)
 
     def _step_compiled(self, dt: float) -> None:
         """:meth:`step` as one compiled call (:func:`~physbook.compiled_step.compiled_step`):
         the same stages over the same arrays, giving the same states bit for bit."""
         bodies, joints = self._bodies.arrays, self._joints.arrays
-        tree, contacts = self._broad_phase, self._contacts
+        tree, contacts, sensors = self._broad_phase, self._contacts, self._sensor_contacts
+        sensing = self._shapes.sensor_count > 0
         self._save_joint_impulses(joints)
         synced = False
         # The solver's settings, and its softnesses for this dt (a state holds only the
@@ -332,27 +360,33 @@ class World:
         springs = settings[2:]
         while True:
             current, old_count, spare = contacts.sets(0)
-            state = self._compiled_state(settings[:2], current, spare)
+            sensed, sensed_count, sensed_spare = sensors.sets(0)
+            state = self._compiled_state(settings[:2], (current, spare),
+                                         (sensed, sensed_spare))
             if state.colouring is not None and self._solver.parallel:
                 share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
-            status, value, keys, moved, contact_count, found = step_from_state(
-                state.handle, current is state.contact_sets[0], old_count, keys, known,
-                synced, self._sleep.enabled, self._continuous, self._log.record.touching,
-                self._gravity, dt, springs, self._log.hit_speed)
+            status, value, keys, moved, rows, found = step_from_state(
+                state.handle, current is state.contact_sets[0], old_count, sensing,
+                sensed is state.sensor_sets[0], sensed_count, keys, known, synced,
+                self._sleep.enabled, self._continuous, self._log.record.touching, self._gravity, dt,
+                springs, self._log.hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
             if not synced:
                 tree.accept(state.shape_count, keys, moved)
             if status != NEED_ROOM:
                 break
-            # More pairs than contact rows: grow them and step again, from the tree as this
-            # call left it.
-            contacts.sets(value)
+            # More pairs than contact (or sensor) rows: grow them and step again, from the
+            # tree as this call left it.
+            contacts.sets(rows[0])
+            sensors.sets(rows[1])
             synced = True
-        contacts.accept(contact_count)
-        if self._sensor_contacts.count:  # the last sensor was removed since the last step
-            self._sensor_contacts.clear()
+        contacts.accept(rows[0])
+        if sensing:
+            sensors.accept(rows[1])
+        elif sensors.count:  # the last sensor was removed since the last step
+            sensors.clear()
         if status == NOT_FINITE:
             self._refuse_non_finite(bodies, dt)
         elif status == FAST:
@@ -378,13 +412,15 @@ class World:
         self._step_state = None
         self._queries.forget()
 
-    def _compiled_state(self, settings: tuple, current, spare) -> _CompiledState:
+    def _compiled_state(self, settings: tuple, contact_sets: tuple,
+                        sensor_sets: tuple) -> _CompiledState:
         """The columns and buffers the compiled step works on, gathered in a
-        :class:`~physbook.compiled_step.StepState`, with ``current`` and ``spare`` the
-        contact sets and ``settings`` the solver's (the first two of its
-        ``compiled_settings``); gathered anew only when one was replaced (a body, shape or
-        joint added or removed, a buffer grown, a setting changed). Everything it holds
-        derives from the objects and values compared here; nothing depends on ``dt``."""
+        :class:`~physbook.compiled_step.StepState`, with ``contact_sets`` and
+        ``sensor_sets`` the (current, spare) sets of the contact and sensor tables and
+        ``settings`` the solver's (the first two of its ``compiled_settings``); gathered
+        anew only when one was replaced (a body, shape or joint added or removed, a buffer
+        grown, a setting changed). Everything it holds derives from the objects and values
+        compared here; nothing depends on ``dt``."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         solver, tree = self._solver, self._broad_phase
         soft_settings, impulse_settings = settings
@@ -392,11 +428,15 @@ class World:
         values = (self._sleep.linear_speed, self._sleep.angular_speed, self._sleep.time_to_sleep,
                   tree.margin, tree.prediction, soft_settings, impulse_settings)
         cached = self._step_state
-        if cached is not None and cached.values == values and all(
-                map(operator.is_, cached.sources, sources)):
-            first, second = cached.contact_sets
-            if (current is first and spare is second) or (current is second
-                                                          and spare is first):
+        current, spare = contact_sets
+        if (cached is not None and cached.values == values
+                and all(map(operator.is_, cached.sources, sources))):
+            # The sets a table holds swap at each step: the same two, in either order.
+            held, sensed = cached.contact_sets, cached.sensor_sets
+            if (((current is held[0] and spare is held[1])
+                 or (current is held[1] and spare is held[0]))
+                    and ((sensor_sets[0] is sensed[0] and sensor_sets[1] is sensed[1])
+                         or (sensor_sets[0] is sensed[1] and sensor_sets[1] is sensed[0]))):
                 return cached
         count, shape_count = len(bodies.kinds), len(shapes.ids)
         has_joints = len(joints.kinds) > 0
@@ -421,16 +461,10 @@ class World:
             islands, shape_reaches(shapes, bodies.local_centers),
             (soft_settings, impulse_settings, work, motion, joint_work, colouring,
              None if colouring is None else solver.threads(colouring)),
-            self._event_buffers(capacity)))
+            self._event_buffers(capacity), (*sensor_sets, self._zero_margins[:shape_count])))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
-                                          shape_count, colouring)
+                                          tuple(sensor_sets), shape_count, colouring)
         return self._step_state
-
-    def _save_state(self, bodies: BodyArrays, joints) -> None:
-        """Keep what a step writes (body columns, island labels, joint impulses), to undo
-        the step if it fails."""
-        self._snapshot.save(bodies, self._sleep.labels)
-        self._save_joint_impulses(joints)
 
     def _save_joint_impulses(self, joints) -> None:
         if len(joints.kinds):
@@ -467,8 +501,8 @@ class World:
     def _find_pairs(self, shapes, bodies, boxes, filters, margins) -> np.ndarray:
         """The broad phase stage: fill the boxes (grown by the margins) and filters of every
         shape, ask for pairs."""
-        shape_aabbs(shapes, bodies.origins, bodies.angles, margins, boxes.lower, boxes.upper)
-        self._fill_filters(filters)
+        boxes_and_filters(shapes, bodies, self._shapes.filters, margins, boxes.lower,
+                          boxes.upper, filters)
         if self._trusted_pairs:
             pairs = self._broad_phase.pairs(boxes, filters)
         else:
@@ -487,9 +521,10 @@ class World:
     def _event_buffers(self, rows: int) -> tuple[np.ndarray, ...]:
         """Room for the events of ``rows`` contact rows, kept between steps: the buffers of
         :func:`~physbook.events.contact_states_into`."""
-        if len(self._events[0]) < rows:
+        if len(self._events) < 5 or len(self._events[0]) < rows:  # none yet, or too few
             self._events = (np.empty(rows, np.int64), np.empty((rows, 2), np.int64),
                             np.empty((rows, 2)), np.empty((rows, 2)), np.empty(rows))
+            self._step_state = None  # it holds the buffers these replace
         return self._events
 
     def _stage_buffers(self, count: int) -> tuple[ShapeBoxes, ShapeFilters, np.ndarray]:
@@ -591,9 +626,9 @@ class World:
     @property
     def compiled(self) -> bool:
         """Whether a step runs as one compiled call when the solver and the broad phase are
-        the library's own and no shape is a sensor (on by default). The states are the same
-        bit for bit either way; off, every step runs the stages one by one, as
-        :meth:`step` lists them."""
+        the library's own (on by default). The states are the same bit for bit either way;
+        off, every step runs the stages of :data:`~physbook.stages.STEP_STAGES` one by one
+        from Python."""
         return self._compiled
 
     @compiled.setter
@@ -927,11 +962,10 @@ class World:
         and the game's callbacks for them (:class:`~physbook.event_log.EventLog`)."""
         return self._log
 
-    def _conclude_step(self, dt: float, found: tuple | None = None) -> None:
+    def _conclude_step(self, dt: float, found: tuple) -> None:
         """The step is done: the log counts it and records its events (``found``: what the
-        compiled step wrote into the event buffers, if it worked them out already)."""
-        self._log.conclude(dt, self._contacts, self._sensor_contacts, self._snapshot.column,
-                           found, self._events)
+        events stage wrote into the event buffers)."""
+        self._log.conclude(dt, self._sensor_contacts, found, self._events)
 
     # --- running and recording -------------------------------------------------------
 

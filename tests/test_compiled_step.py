@@ -13,18 +13,20 @@ import physbook as pb
 from physbook import scenes
 from physbook import world as world_module
 
-#: Every column a step writes, the contact impulses and the contact events.
+#: Every column a step writes, the contact impulses, the contact and sensor events.
 BODY_COLUMNS = ("origins", "centers", "angles", "velocities", "angular_velocities", "awake",
                 "sleep_times")
-EVENTS = ("began", "ended", "hit shape ids", "hit points", "hit normals", "hit speeds")
+EVENTS = ("began", "ended", "hit shape ids", "hit points", "hit normals", "hit speeds",
+          "sensing began", "sensing ended")
 STEPS = 600
 
 
 def _state(world: pb.World) -> list[np.ndarray]:
-    contacts, events = world.contacts, world.events.contacts
+    contacts, events, sensed = world.contacts, world.events.contacts, world.events.sensors
     return [getattr(world.bodies, name).copy() for name in BODY_COLUMNS] + [
         contacts.shape_ids.copy(), contacts.normal_impulses.copy(),
-        contacts.tangent_impulses.copy(), events.begin, events.end, *events.hits]
+        contacts.tangent_impulses.copy(), events.begin, events.end, *events.hits,
+        sensed.begin, sensed.end]
 
 
 def _first_difference(compiled: pb.World, staged: pb.World, steps: int, dt: float):
@@ -100,16 +102,92 @@ def test_a_changed_solver_setting_reaches_the_compiled_step(calls):
 
 
 def test_other_stages_take_the_staged_pipeline(calls):
-    # A sensor, another broad phase or a solver subclass: the world steps stage by stage.
+    # Another broad phase or a solver subclass: the world steps stage by stage.
     class MySolver(pb.SoftStepSolver):
         pass
 
-    sensing = scenes.bounce().world
-    sensing.add_body(pb.Circle(1.0), position=(5.0, 5.0), kind="static", sensor=True)
-    for world in (sensing, pb.World(broad_phase="sweep"), pb.World(solver=MySolver())):
+    for world in (pb.World(broad_phase="sweep"), pb.World(solver=MySolver())):
         world.add_body(pb.Circle(0.5), position=(0.0, 1.0))
         world.step(scenes.DT)
     assert calls["calls"] == 0
+
+
+def _sensor_gate(sleeping=True):
+    """A static sensor box that a rain of boxes and balls falls through onto the ground,
+    a sensor ring carried by a kinematic body sweeping across the pile, a dynamic body
+    with a sensor shape beside its solid one, and two sensors that overlap each other."""
+    world = pb.World(sleeping=sleeping)
+    world.add_body(pb.Polygon.box(6.0, 0.5), position=(0.0, -0.5), kind="static")
+    world.add_body(pb.Polygon.box(3.0, 1.0), position=(0.0, 3.0), kind="static",
+                   sensor=True)
+    world.add_body(pb.Circle(1.5), position=(0.0, 3.5), kind="static", sensor=True)
+    for k in range(12):
+        shape = pb.Circle(0.2) if k % 2 else pb.Polygon.box(0.2, 0.15)
+        world.add_body(shape, position=(-2.2 + 0.4 * k, 6.0 + 0.5 * (k % 3)), angle=0.1 * k)
+    world.add_body(pb.Circle(0.8), position=(-6.0, 1.0), velocity=(2.0, 0.0),
+                   kind="kinematic", sensor=True)
+    world.add_body([pb.Polygon.box(0.3, 0.3), pb.Circle(0.9)], position=(4.0, 4.0),
+                   sensor=[False, True])
+    return world
+
+
+def test_worlds_with_sensors_run_compiled_bit_for_bit(calls):
+    # Sensors in the pair lists of both paths: each sensor's overlaps begin and end as the
+    # bodies fall through, and the contacts, impulses and states stay those of the staged
+    # pipeline, with sleep on (sensors on sleeping bodies keep their rows) and off.
+    for sleeping in (True, False):
+        compiled, staged = _sensor_gate(sleeping), _sensor_gate(sleeping)
+        staged.compiled = False
+        began = ended = 0
+        for k in range(240):
+            assert _first_difference(compiled, staged, 1, scenes.DT) is None, (sleeping, k)
+            began += len(compiled.events.sensors.begin)
+            ended += len(compiled.events.sensors.end)
+        assert began >= 12 and ended >= 12  # every falling body passed the gate
+    assert calls["calls"] >= 480
+
+
+def _add_sensor(world):
+    world.add_body(pb.Polygon.box(2.0, 0.6), position=(0.0, 1.5), kind="static", sensor=True)
+
+
+def _remove_sensors(world):
+    # Every body with a sensor shape: the gate's two, the kinematic ring, the compound
+    # body and the box just added (bodies keep the order they were added in).
+    world.remove_bodies([body for k, body in enumerate(world.bodies) if k in (1, 2)
+                         or k >= 15])
+
+
+def test_sensors_added_and_removed_between_steps_reach_the_compiled_step(calls):
+    # A sensor added into a settled pile (its first overlaps begin at once), then every
+    # sensor body removed (their overlaps end, and the world's sensor rows empty), then
+    # one added again: after each, both paths give the same states and events.
+    compiled, staged = _sensor_gate(), _sensor_gate()
+    staged.compiled = False
+    assert _first_difference(compiled, staged, 150, scenes.DT) is None
+    for change, sensors in ((_add_sensor, 5), (_remove_sensors, 0), (_add_sensor, 1)):
+        for world in (compiled, staged):
+            change(world)
+        assert compiled.shapes.sensor_count == sensors
+        assert _first_difference(compiled, staged, 60, scenes.DT) is None, change.__name__
+    assert calls["calls"] >= 330
+
+
+def test_more_sensor_pairs_than_sensor_rows_grow_them_within_the_step(calls):
+    # Forty balls dropped at once into a sensor: more overlapping pairs than the sensor
+    # rows the world has, so the compiled step asks for room and steps again.
+    compiled, staged = (pb.World(capacity=4) for _ in range(2))
+    staged.compiled = False
+    for world in (compiled, staged):
+        world.add_body(pb.Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
+        world.add_body(pb.Polygon.box(4.0, 2.0), position=(0.0, 2.0), kind="static",
+                       sensor=True)
+        for k in range(40):
+            world.add_body(pb.Circle(0.2), position=(-3.8 + 0.4 * (k % 20), 0.5 + 0.45 * (k // 20)))
+    assert _first_difference(compiled, staged, 1, scenes.DT) is None
+    assert len(compiled.events.sensors.begin) == 40  # every ball, at the first step
+    assert _first_difference(compiled, staged, 30, scenes.DT) is None
+    assert calls["calls"] > 31  # a step that asked for room called again
 
 
 def _grow(world):

@@ -34,6 +34,7 @@ LAYER_OF_PREFIX = {
     "physbook.event_log": "world",
     "physbook.continuous": "world",
     "physbook.compiled_step": "world",
+    "physbook.stages": "world",
     "physbook.scenes": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",

@@ -43,6 +43,7 @@ from physbook.viz.integration import (
 from physbook.viz.joint_diagrams import JOINT_ROWS, draw_joint_diagram
 from physbook.viz.linkage import draw_joints, joint_anchor_pairs
 from physbook.viz.notebook import setup_notebook, show_source, version_problems
+from physbook.viz.pipeline import pipeline_diagram
 from physbook.viz.player import FRAME_BUDGET, animate
 from physbook.viz.timestepping import animate_judder, draw_judder_frame
 from physbook.viz.vectors import (
@@ -122,6 +123,7 @@ __all__ = [
     "draw_line",
     "draw_outline",
     "draw_pipeline",
+    "pipeline_diagram",
     "draw_vector",
     "plane",
     "FRAME_BUDGET",

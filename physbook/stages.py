@@ -1,0 +1,136 @@
+"""The stages of one time step, named once, in the order :meth:`World.step
+<physbook.world.World.step>` runs them, and the small kernels some of them are made of.
+
+A world steps in one of two ways (:mod:`physbook.compiled_step`): with the library's own
+broad phase and solver, as one compiled call (:func:`~physbook.compiled_step.compiled_step`);
+with a broad phase or solver of the user's, stage by stage from Python
+(:meth:`World._step_staged <physbook.world.World._step_staged>`). Both call the kernels of
+:data:`STEP_STAGES` in its order, and only the broad phase's pairs and the solver's call
+differ between them; ``tests/test_stages.py`` reads both drivers and checks it, and
+``tests/test_compiled_step.py`` checks that both give the same states, bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from physbook._jit import njit
+from physbook.broadphase.filters import shape_filters
+from physbook.dynamics.motion import speculative_margins
+from physbook.dynamics.snapshot import first_non_finite
+from physbook.events import contact_states_into
+from physbook.geometry.shape_table import shape_aabbs
+
+
+class Stage(NamedTuple):
+    """One stage of a step: its ``name``, the ``chapter`` that builds it, what it
+    ``reads`` and ``writes``, a one-line ``summary``, and the ``kernels``: the names of the
+    functions that run it, which both drivers call (the solve stage's second is the
+    ``step`` method of a solver the world was given)."""
+
+    name: str
+    chapter: int
+    reads: str
+    writes: str
+    summary: str
+    kernels: tuple[str, ...]
+
+
+#: The stages of :meth:`World.step <physbook.world.World.step>`, in the order a step runs
+#: them.
+STEP_STAGES = (
+    Stage("check", 4, "body state", "nothing",
+          "refuse a state written into the arrays that is not finite", ("check_state",)),
+    Stage("save", 4, "body state, island labels", "saved state",
+          "keep what the step writes, to undo a step that fails", ("save_step_start",)),
+    Stage("wake", 11, "body state, island labels", "awake, sleep times",
+          "a sleeping body given a push, or moved, wakes with its island",
+          ("wake_before_step",)),
+    Stage("margins", 10, "velocities, shape reaches", "shape margins",
+          "how close two shapes may come within the step: a speculative contact's reach",
+          ("step_margins",)),
+    Stage("broad phase", 12, "poses, margins, filters", "shape pairs",
+          "pairs of shapes whose boxes overlap and whose filters let them collide",
+          ("boxes_and_filters", "drop_joined")),
+    Stage("sensors", 12, "shape pairs, sensor flags", "sensor overlaps",
+          "a sensor's pairs get an overlap test instead of a contact",
+          ("split_sensor_pairs",)),
+    Stage("narrow phase", 6, "shape pairs, poses", "contacts",
+          "each pair's manifold; a point seen last step keeps its impulses",
+          ("update_contacts",)),
+    Stage("wake touched", 11, "contacts, joints", "awake",
+          "a sleeping island an awake body now touches wakes", ("wake_touched",)),
+    Stage("solve", 10, "contacts, joints, forces, gravity", "velocities, poses, impulses",
+          "in substeps: forces and gravity into velocities, joint and contact impulses, "
+          "velocities into poses", ("solver_step", "step")),
+    Stage("events", 12, "contacts, saved motion", "touching pairs, hits",
+          "which pairs touch and which hit, from the motion before the step",
+          ("contact_events_into",)),
+    Stage("finite check", 4, "body state", "nothing",
+          "a state the step made non-finite undoes the step", ("check_state",)),
+    Stage("continuous collision", 13, "saved poses, poses, shapes", "poses",
+          "a fast body is put back at its time of impact", ("may_stop_fast",)),
+    Stage("sleep", 11, "velocities, contacts, joints", "awake, sleep times, island labels",
+          "islands at rest long enough fall asleep", ("update_islands",)),
+    Stage("clear forces", 4, "nothing", "forces, torques",
+          "forces act for one step only", ("clear_forces",)),
+)
+
+
+@njit(refcounted=False)
+def check_state(bodies) -> int:
+    """The check stages: the code of :func:`~physbook.dynamics.snapshot.first_non_finite`
+    for the body columns a step reads and writes (−1 when every one is finite)."""
+    return first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
+                            bodies.angular_velocities, bodies.forces, bodies.torques,
+                            bodies.gravity_scales, bodies.origins)
+
+
+@njit(refcounted=False)
+def step_margins(shape_bodies, reaches, bodies, distance, dt, margins):
+    """The margins stage: each shape's speculative margin (m) into ``margins`` (S,), for
+    a solver that takes speculative contacts within ``distance`` (m; see
+    :func:`~physbook.dynamics.motion.speculative_margins`), else zero: touching only.
+    ``reaches`` (S,) is the first of :func:`~physbook.continuous.shape_reaches`."""
+    if distance > 0.0:
+        speculative_margins(shape_bodies, reaches, bodies, distance, dt, margins)
+    else:
+        margins[:] = 0.0
+
+
+@njit(refcounted=False)
+def boxes_and_filters(shapes, bodies, filter_columns, margins, lower, upper, filters):
+    """What the broad phase reads: each shape's world box grown by its margin (``lower``,
+    ``upper`` (S, 2), m) and its filter (``filters``, a
+    :class:`~physbook.broadphase.filters.ShapeFilters`), from the shapes' filter columns
+    and the bodies' kinds."""
+    shape_aabbs(shapes, bodies.origins, bodies.angles, margins, lower, upper)
+    shape_filters(shapes.body, filter_columns.category, filter_columns.mask,
+                  filter_columns.group, bodies.kinds, filters)
+
+
+@njit(refcounted=False)
+def contact_events_into(contacts, saved, dt, hit_speed, events, touching):
+    """The events stage: :func:`~physbook.events.contact_states` of the contact rows, with
+    the centres and velocities ``saved`` before the step, written into ``events`` (the
+    buffers of :func:`~physbook.events.contact_states_into`); returns (touching pairs,
+    hits, whether the touching keys differ from ``touching``, last step's)."""
+    keys, hit_ids, hit_points, hit_normals, hit_speeds = events
+    touch_count, hit_count = contact_states_into(
+        contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
+        contacts.points, contacts.depths, saved.centers, saved.velocities,
+        saved.angular_velocities, dt,
+        hit_speed, keys, hit_ids, hit_points, hit_normals, hit_speeds)
+    if touch_count != touching.shape[0]:
+        return touch_count, hit_count, True
+    for k in range(touch_count):
+        if keys[k] != touching[k]:
+            return touch_count, hit_count, True
+    return touch_count, hit_count, False
+
+
+@njit(refcounted=False)
+def clear_forces(bodies):
+    """The last stage: forces and torques act for one step only."""
+    bodies.forces[:] = 0.0
+    bodies.torques[:] = 0.0
