@@ -243,7 +243,7 @@ class World:
     kinds = ColumnView("(N,) body kinds: DYNAMIC=0, STATIC=1, KINEMATIC=2.")
     restitutions = ColumnView("(N,) restitution of each body's material.")
     frictions = ColumnView("(N,) friction coefficient of each body's material.")
-    ids = ColumnView("(N,) stable body ids, by row.")
+    ids = ColumnView("(N,) body ids, by row (a removed body's id goes to a later body).")
     awake = ColumnView("(N,) bool: the body moves in the next step (false when asleep and "
                        "for static bodies; set Body.awake to change it).")
     sleep_times = ColumnView("(N,) how long each body has been slow enough to sleep (s).")
@@ -1041,8 +1041,9 @@ class World:
         partners = np.setdiff1d(np.concatenate([np.array(partners, np.int64), near]), rows)
         partners = partners[(table.kinds[partners] == DYNAMIC) & ~table.awake[partners]]
         woken = np.union1d(woken, partners)
-        return _Removal(joints, detached, events, stages, self._bodies.removal(rows), shapes,
-                        woken - np.searchsorted(rows, woken), labels)
+        order = [body.row for body in bodies]  # the last of them is the first id given again
+        return _Removal(joints, detached, events, stages, self._bodies.removal(rows, order),
+                        shapes, woken - np.searchsorted(rows, woken), labels)
 
     def _apply_removal(self, removal: _Removal) -> None:
         """Carry out ``removal`` (from :meth:`_removal`). Each part is done once however
