@@ -1036,8 +1036,8 @@ class World:
                                                rows)
         # What touched a removed body wakes too (what rested on a static floor falls with
         # it: static bodies link no island).
-        touching = self._contacts.arrays.bodies
-        near = touching[np.isin(touching, rows).any(axis=1)].ravel()
+        near = self._contacts.partners_of(self._shapes.arrays.ids[shapes.rows],
+                                          self._shapes.arrays)
         partners = np.setdiff1d(np.concatenate([np.array(partners, np.int64), near]), rows)
         partners = partners[(table.kinds[partners] == DYNAMIC) & ~table.awake[partners]]
         woken = np.union1d(woken, partners)
