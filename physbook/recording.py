@@ -71,7 +71,7 @@ def recorded_run(world, steps: int, dt: float, before_step: Callable | None = No
     if before_step is not None and not callable(before_step):
         raise TypeError("before_step must be callable or None")
     n = world.count
-    ids = world.bodies.ids.copy()
+    ids, generations = world.bodies.ids.copy(), world.bodies.generations
     try:
         times = np.empty(steps + 1)
         origins = np.empty((steps + 1, n, 2))
@@ -97,7 +97,8 @@ def recorded_run(world, steps: int, dt: float, before_step: Callable | None = No
     for k in range(1, steps + 1):
         if before_step is not None:
             before_step(world)
-            if world.count != n or not np.array_equal(world.bodies.ids, ids):
+            if world.count != n or not (np.array_equal(world.bodies.ids, ids) and np.array_equal(
+                    world.bodies.generations, generations)):
                 raise RuntimeError("bodies were added or removed during run(); "
                                    "step the world yourself when the bodies change")
         world.step(dt)

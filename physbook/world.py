@@ -840,13 +840,14 @@ class World:
                                                rows)
         # What touched a removed body wakes too (what rested on a static floor falls with
         # it: static bodies link no island).
-        touching = self._contacts.arrays.bodies
-        near = touching[np.isin(touching, rows).any(axis=1)].ravel()
+        near = self._contacts.partners_of(self._shapes.arrays.ids[shapes.rows],
+                                          self._shapes.arrays)
         partners = np.setdiff1d(np.concatenate([np.array(partners, np.int64), near]), rows)
         partners = partners[(table.kinds[partners] == DYNAMIC) & ~table.awake[partners]]
         woken = np.union1d(woken, partners)
-        return _Removal(joints, detached, events, stages, self._bodies.removal(rows), shapes,
-                        woken - np.searchsorted(rows, woken), labels)
+        order = [body.row for body in bodies]  # the last of them is the first id given again
+        return _Removal(joints, detached, events, stages, self._bodies.removal(rows, order),
+                        shapes, woken - np.searchsorted(rows, woken), labels)
 
     def _apply_removal(self, removal: _Removal) -> None:
         """Carry out ``removal`` (from :meth:`_removal`). Each part is done once however

@@ -589,6 +589,23 @@ def test_run_refuses_bodies_added_during_the_run():
         world.run(3, DT, before_step=lambda w: w.add_body(pb.Circle(0.5)))
 
 
+
+def test_run_refuses_a_body_replaced_by_one_with_its_id():
+    # Removing the last body and adding one gives the new body the removed one's id, in
+    # the next generation: the ids read the same, and only the generation tells.
+    world = pb.World()
+    world.add_body(pb.Circle(0.5))
+    world.add_body(pb.Circle(0.5), position=(2.0, 0.0))
+
+    def replace_last(w: pb.World) -> None:
+        w.remove_body(w.bodies[-1])
+        replacement = w.add_body(pb.Circle(0.5), position=(2.0, 0.0))
+        assert replacement.id == 1 and replacement.generation == 1
+
+    with pytest.raises(RuntimeError, match="added or removed"):
+        world.run(3, DT, before_step=replace_last)
+
+
 # --- simulated time ---------------------------------------------------------------------
 
 

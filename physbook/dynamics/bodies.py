@@ -12,6 +12,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator
 
+import numpy as np
+
 from physbook._buffers import ColumnView
 from physbook.dynamics.body_table import BodyArrays, BodyTable
 from physbook.dynamics.motion import update_origins
@@ -47,7 +49,7 @@ class Bodies:
     kinds = ColumnView("(N,) body kinds: DYNAMIC=0, STATIC=1, KINEMATIC=2.")
     restitutions = ColumnView("(N,) restitution of each body's material.")
     frictions = ColumnView("(N,) friction coefficient of each body's material.")
-    ids = ColumnView("(N,) stable body ids, by row.")
+    ids = ColumnView("(N,) body ids, by row (a removed body's id goes to a later body).")
     awake = ColumnView("(N,) bool: the body moves in the next step (false when asleep and "
                        "for static bodies; set Body.awake to change it).")
     sleep_times = ColumnView("(N,) how long each body has been slow enough to sleep (s).")
@@ -65,6 +67,12 @@ class Bodies:
         write a mass or an origin only if you keep what it is derived from in step.
         """
         return self._table.arrays
+
+    @property
+    def generations(self) -> np.ndarray:
+        """(N,) how many bodies had each row's id before its body (a new array): an id
+        goes to a later body once its body is removed, in the next generation."""
+        return self._table.generations
 
     @property
     def capacity(self) -> int:

@@ -1,8 +1,10 @@
-"""A handle to one body of a world: its stable id, read and written through the body table.
+"""A handle to one body of a world: its id and generation, read and written through its table.
 
 Every property reads or writes the table's columns at the body's current row, so the handle
 stays valid when other bodies are removed. Using it after its own body was removed raises
-``LookupError``. Vectors are returned as fresh arrays (m, m/s, N).
+``LookupError``, even once the body's id belongs to a later body: the handle keeps its
+body's generation, and the table the generation of each id's latest body. Vectors are
+returned as fresh arrays (m, m/s, N).
 """
 
 from __future__ import annotations
@@ -32,22 +34,25 @@ def rotated(vector: np.ndarray, angle: float) -> np.ndarray:
 
 
 class Body:
-    """A handle to one body: the world it belongs to and the body's stable ``id``."""
+    """A handle to one body: the world it belongs to, the body's ``id`` and the id's
+    ``generation``."""
 
-    __slots__ = ("_world", "_table", "_id")
+    __slots__ = ("_world", "_table", "_id", "_generation")
 
     def __init__(self, world, table: BodyTable, body_id: int):
-        # Handles are made by World.add_body; one made by hand must name a body that exists.
+        # Handles are made by World.add_body; one made by hand names the body that holds
+        # the id now.
         _check.instance(table, "table", BodyTable, "a BodyTable")
         body_id = _check.non_negative_int(body_id, "body_id")
-        table.row_of(body_id)  # LookupError for an id the table never gave or has removed
         self._world = world
         self._table = table
         self._id = body_id
+        # LookupError for an id no body holds
+        self._generation = table.generation(body_id)
 
     def _row(self) -> tuple:
         """(columns, row) of this body; raises ``LookupError`` once it was removed."""
-        return self._table.arrays, self._table.row_of(self._id)
+        return self._table.arrays, self._table.row_of(self._id, self._generation)
 
     @property
     def world(self):
@@ -56,18 +61,25 @@ class Body:
 
     @property
     def id(self) -> int:
-        """Stable identifier, unique within the world, never reused."""
+        """Identifier, the body's while it lives and unique among the world's bodies; once
+        the body is removed, a later body may get it (:attr:`generation` tells them
+        apart)."""
         return self._id
+
+    @property
+    def generation(self) -> int:
+        """How many bodies of the world had this body's :attr:`id` before it."""
+        return self._generation
 
     @property
     def row(self) -> int:
         """The body's current row in the world's arrays (it changes when bodies are removed)."""
-        return self._table.row_of(self._id)
+        return self._table.row_of(self._id, self._generation)
 
     @property
     def alive(self) -> bool:
         """False once the body has been removed from its world."""
-        return self._table.is_alive(self._id)
+        return self._table.is_alive(self._id, self._generation)
 
     # --- pose and motion -------------------------------------------------------------
 
@@ -378,5 +390,5 @@ class Body:
 
     def __repr__(self) -> str:
         if not self.alive:
-            return f"Body(id={self._id}, removed)"
+            return f"Body(id={self._id}, generation={self._generation}, removed)"
         return f"Body(id={self._id}, {self.kind}, row={self.row})"

@@ -1,16 +1,23 @@
 """The bodies of a world as a structure of arrays: one row per body, one array per column.
 
 A compiled loop runs over every body at once, so the state of body ``i`` is row ``i`` of
-each column (:class:`BodyArrays`). Each body also has an ``id`` that never changes and is
-never reused: removing bodies closes the gaps by moving the rows behind them up, in order
-(one compiled pass over the columns however many bodies go), so ids grow with the rows.
+each column (:class:`BodyArrays`). Removing bodies closes the gaps by moving the rows behind
+them up, in order (one compiled pass over the columns however many bodies go).
 
-The table maps ids to rows in two steps, so that the map's size follows the bodies alive,
-not every body ever made: a dict gives each live id a *slot*, which stays with its body,
-and an array gives each slot its current row. A removal renumbers the rows of the slots
-that moved, all at once, and never touches the dict but to drop the removed ids; their
-slots go to the next bodies added. Besides the arrays the table keeps what a compiled loop
-cannot hold: each body's shapes and material, and its handle.
+Each body also has an ``id``, which stays with it while it lives, and a ``generation``. Ids
+are recycled, as Box2D's id pool recycles them: a removed body's id goes to a later body,
+so the ids in use never exceed the most bodies alive at once, and a game that spawns and
+removes bodies forever keeps a map as small as its busiest moment. The generation counts
+the bodies that had the id before: a handle keeps the generation of its body, so a handle
+to a removed body is refused (``LookupError``) even after its id was given to a new body.
+Nothing is ordered by body id (contacts and events are keyed by shape ids, which are never
+reused), so ids need not follow the rows.
+
+The id is the body's *slot*: an array gives each slot its current row, and another each
+row its slot; the rows beyond the count hold the free slots, the next body's first. A
+removal renumbers the rows of the slots that moved, all at once. Besides the arrays the
+table keeps what a compiled loop cannot hold: each body's shapes and material, and its
+handle.
 
 Adding and removing are all or nothing: an exception inside either (an interrupt, a
 ``MemoryError``) leaves the table as it was before the call or as it is after it. A
@@ -50,7 +57,7 @@ class BodyArrays(NamedTuple):
     kinds: np.ndarray  #: (N,) int64 codes of physbook.kinds
     restitutions: np.ndarray  #: (N,) restitution of each body's material
     frictions: np.ndarray  #: (N,) friction coefficient of each body's material
-    ids: np.ndarray  #: (N,) int64 stable body ids
+    ids: np.ndarray  #: (N,) int64 body ids (a removed body's id goes to a later body)
     sizes: np.ndarray  #: (N,) the body's thinnest shape, 2·area/perimeter (m)
     awake: np.ndarray  #: (N,) bool: moves this step (false when asleep, and for static bodies)
     sleep_times: np.ndarray  #: (N,) how long the body has been slow enough to sleep (s)
@@ -126,13 +133,13 @@ def _close_pair_gaps(column, removed, count):
 
 
 @njit(refcounted=False)
-def _remove_body_rows(pairs, scalars, integers, flags, slot_of_row, row_of_slot, removed,
-                      freed, count, done):
+def _remove_body_rows(pairs, scalars, integers, flags, slot_of_row, row_of_slot,
+                      generations, removed, freed, count, done):
     """Drop the rows ``removed`` (sorted) of ``count`` from every column, in one call:
     the rows behind each gap move up, in order. ``slot_of_row`` is compacted the same way
-    and gets the slots ``freed`` (those of the removed rows) just behind the rows kept, and
-    ``row_of_slot`` the new row of every slot that moved. ``done[0]`` is set last: the
-    pass ran, all of it."""
+    and gets the slots ``freed`` (those of the removed rows, the next one given first) just
+    behind the rows kept, ``row_of_slot`` the new row of every slot that moved, and each
+    freed slot its next generation. ``done[0]`` is set last: the pass ran, all of it."""
     for column in pairs:
         _close_pair_gaps(column, removed, count)
     for column in scalars:
@@ -145,6 +152,7 @@ def _remove_body_rows(pairs, scalars, integers, flags, slot_of_row, row_of_slot,
     kept = count - removed.shape[0]
     for k in range(freed.shape[0]):
         slot_of_row[kept + k] = freed[k]
+        generations[freed[k]] += 1
     for row in range(removed[0], kept):
         row_of_slot[slot_of_row[row]] = row
     done[0] = True
@@ -152,9 +160,10 @@ def _remove_body_rows(pairs, scalars, integers, flags, slot_of_row, row_of_slot,
 
 class BodyRemoval(NamedTuple):
     """A removal worked out by :meth:`BodyTable.removal`: the ``rows`` removed (sorted),
-    their ``ids`` and ``slots``, the row ``count`` before it, the per-body lists after it
-    (``(start, stop)`` when the rows are one run, cut out in place, else the new shapes,
-    materials and handles lists), and ``done``, (1,) bool, set by the compiled pass."""
+    their ``ids``, their ``slots`` in the order they are freed, the row ``count`` before
+    it, the per-body lists after it (``(start, stop)`` when the rows are one run, cut out
+    in place, else the new shapes, materials and handles lists), and ``done``, (1,) bool,
+    set by the compiled pass."""
 
     rows: np.ndarray
     ids: list
@@ -180,12 +189,12 @@ class BodyTable(CachesViews):
         self._columns = {name: np.zeros((capacity,) + row_shape, dtype)
                          for name, (row_shape, dtype) in _LAYOUT.items()}
         self._count = 0
-        self._next_id = 0
-        # id -> slot for the live ids; slot -> row; row -> slot, a permutation of the
-        # slots: the rows beyond the count hold the free ones, the next new body's first.
-        self._slot_of_id: dict[int, int] = {}
+        # Slots are ids. Slot -> row; row -> slot, a permutation of the slots: the rows
+        # beyond the count hold the free ones, the next new body's first. Slot -> its
+        # generation: how many bodies had it and were removed.
         self._slot_of_row = np.arange(capacity, dtype=np.int64)
         self._row_of_slot = np.zeros(capacity, np.int64)
+        self._generations = np.zeros(capacity, np.int64)
         self._shapes: list[tuple] = []
         self._materials: list = []
         self._handles: list = []
@@ -198,7 +207,7 @@ class BodyTable(CachesViews):
 
     @property
     def capacity(self) -> int:
-        """Rows allocated."""
+        """Rows allocated (and ids: the ids in use are below it)."""
         return len(self._columns["ids"])
 
     @property
@@ -209,19 +218,43 @@ class BodyTable(CachesViews):
                                          for name, column in self._columns.items()})
         return self._arrays
 
-    def row_of(self, body_id: int) -> int:
-        """The current row of body ``body_id``; ``LookupError`` once it was removed."""
-        slot = self._slot_of_id.get(body_id)
-        if slot is None:
-            if 0 <= body_id < self._next_id:
+    @property
+    def generations(self) -> np.ndarray:
+        """(N,) int64 the generation of each row's body: how many bodies had its id
+        before it (a new array)."""
+        return self._generations[self._slot_of_row[: self._count]]
+
+    def _live_row(self, body_id: int) -> int:
+        """The row of the body holding ``body_id`` now, or -1 if none does."""
+        if not 0 <= body_id < len(self._row_of_slot):
+            return -1
+        row = int(self._row_of_slot[body_id])
+        return row if row < self._count and self._slot_of_row[row] == body_id else -1
+
+    def generation(self, body_id: int) -> int:
+        """The generation of the body holding ``body_id`` now; ``LookupError`` if none."""
+        self.row_of(body_id)
+        return int(self._generations[body_id])
+
+    def row_of(self, body_id: int, generation: int | None = None) -> int:
+        """The current row of body ``body_id``; ``LookupError`` once it was removed. With
+        a ``generation``, the body must be that one, not a later body given its id."""
+        row = self._live_row(body_id)
+        if row < 0:
+            if 0 <= body_id < len(self._generations) and self._generations[body_id] > 0:
                 raise LookupError(f"body {body_id} was removed from this world; its handle "
                                   "is stale")
-            raise LookupError(f"no body has id {body_id} in this world; ids run from 0 to "
-                              f"{self._next_id - 1}")
-        return int(self._row_of_slot[slot])
+            raise LookupError(f"no body has id {body_id} in this world")
+        if generation is not None and generation != self._generations[body_id]:
+            raise LookupError(f"body {body_id} (generation {generation}) was removed from "
+                              "this world; its handle is stale (the id now belongs to "
+                              f"a later body, generation {self._generations[body_id]})")
+        return row
 
-    def is_alive(self, body_id: int) -> bool:
-        return body_id in self._slot_of_id
+    def is_alive(self, body_id: int, generation: int | None = None) -> bool:
+        """Whether body ``body_id`` (of that ``generation``, if given) is in the table."""
+        return self._live_row(body_id) >= 0 and (
+            generation is None or generation == self._generations[body_id])
 
     def shapes(self, row: int) -> tuple:
         """The shapes of the body at ``row``."""
@@ -255,72 +288,77 @@ class BodyTable(CachesViews):
         size = len(columns["ids"])
         slot_of_row = np.concatenate([self._slot_of_row, np.arange(capacity, size)])
         row_of_slot = grown(self._row_of_slot, size)
-        self._columns, self._slot_of_row, self._row_of_slot, self._arrays = (
-            columns, slot_of_row, row_of_slot, None)
+        generations = grown(self._generations, size)
+        self._columns, self._slot_of_row, self._row_of_slot, self._generations, \
+            self._arrays = columns, slot_of_row, row_of_slot, generations, None
 
     def add(self, values: dict, shapes: tuple, material, make_handle) -> int:
         """Append a body: ``values`` maps column names to its row's values (columns left out
-        are 0), ``make_handle(body_id)`` builds its handle. Returns its row."""
-        row, body_id = self._count, self._next_id
+        are 0), ``make_handle(body_id)`` builds its handle. Returns its row. The body takes
+        the first free id, the latest one freed, in its next generation."""
+        row = self._count
         self.reserve(row + 1)
         mark = self.mark()
         try:
+            body_id = int(self._slot_of_row[row])
             for name, column in self._columns.items():
                 column[row] = values.get(name, 0)
             self._columns["ids"][row] = body_id
-            slot = int(self._slot_of_row[row])
-            self._row_of_slot[slot] = row
-            self._slot_of_id[body_id] = slot
+            self._row_of_slot[body_id] = row
             self._shapes.append(shapes)
             self._materials.append(material)
+            self._count, self._arrays = row + 1, None
             self._handles.append(make_handle(body_id))
-            self._count, self._next_id, self._arrays = row + 1, body_id + 1, None
         except BaseException:
             self.truncate(mark)
             raise
         return row
 
-    def mark(self) -> tuple[int, int]:
-        """What :meth:`truncate` goes back to: (rows in use, next id)."""
-        return self._count, self._next_id
+    def mark(self) -> int:
+        """What :meth:`truncate` goes back to: the rows in use."""
+        return self._count
 
-    def truncate(self, mark: tuple[int, int]) -> None:
+    def truncate(self, mark: int) -> None:
         """Forget the bodies added since :meth:`mark` gave ``mark``, whether their
-        :meth:`add` finished or not."""
-        count, next_id = mark
-        for body_id in range(next_id, self._next_id + 1):
-            self._slot_of_id.pop(body_id, None)
+        :meth:`add` finished or not; their ids are free again."""
+        count = mark
         del self._shapes[count:], self._materials[count:], self._handles[count:]
-        self._count, self._next_id, self._arrays = count, next_id, None
+        self._count, self._arrays = count, None
 
-    def removal(self, rows) -> BodyRemoval:
+    def removal(self, rows, order=None) -> BodyRemoval:
         """Work out the removal of the bodies at ``rows`` (sorted, distinct rows in use)
-        for :meth:`remove_rows`; nothing changes yet."""
+        for :meth:`remove_rows`; nothing changes yet. ``order``, the rows in the order
+        they are removed (default: ``rows``), orders the ids freed: the last removed is
+        given again first, as if each were removed in turn."""
         rows = np.asarray(rows, np.int64)
         if rows.ndim != 1 or not len(rows) or rows[0] < 0 or rows[-1] >= self._count or (
                 np.any(np.diff(rows) <= 0)):
             raise ValueError(f"rows must be sorted distinct rows from 0 to {self._count - 1}, "
                              f"at least one, got {rows}")
+        order = rows if order is None else np.asarray(order, np.int64)
+        if order.shape != rows.shape or not np.array_equal(np.sort(order), rows):
+            raise ValueError(f"order must hold the rows {rows} in some order, got {order}")
         if rows[-1] - rows[0] + 1 == len(rows):  # one run, cut out of the lists in place
             lists = (int(rows[0]), int(rows[-1]) + 1)
         else:
             lists = tuple(without_rows(items, rows)
                           for items in (self._shapes, self._materials, self._handles))
-        return BodyRemoval(rows, self._columns["ids"][rows].tolist(), self._slot_of_row[rows],
-                           self._count, lists, np.zeros(1, np.bool_))
+        return BodyRemoval(rows, self._columns["ids"][rows].tolist(),
+                           self._slot_of_row[order[::-1]], self._count, lists,
+                           np.zeros(1, np.bool_))
 
     def remove_rows(self, removal: BodyRemoval) -> None:
         """Carry out ``removal`` (from :meth:`removal`): the rows behind each removed one
-        move up, in order. Each part is done once, so a call interrupted midway is finished
-        by calling again."""
-        rows, ids, slots, count, lists, done = removal
+        move up, in order, and the removed ids are free, the first given again. Each part
+        is done once, so a call interrupted midway is finished by calling again."""
+        rows, _, slots, count, lists, done = removal
         if not done[0]:
             columns = self._columns
             _remove_body_rows(tuple(columns[name] for name in _PAIRS),
                               tuple(columns[name] for name in _SCALARS),
                               tuple(columns[name] for name in _INTEGERS),
                               tuple(columns[name] for name in _FLAGS), self._slot_of_row,
-                              self._row_of_slot, rows, slots, count, done)
+                              self._row_of_slot, self._generations, rows, slots, count, done)
         if len(lists) == 2 and isinstance(lists[0], int):
             start, stop = lists
             for items in (self._shapes, self._materials, self._handles):
@@ -328,8 +366,6 @@ class BodyTable(CachesViews):
                     del items[start:stop]
         else:
             self._shapes, self._materials, self._handles = lists
-        for body_id in ids:
-            self._slot_of_id.pop(body_id, None)
         self._count, self._arrays = count - len(rows), None
 
     def remove(self, body_id: int) -> int:

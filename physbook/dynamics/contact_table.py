@@ -415,6 +415,18 @@ class ContactTable(CachesViews):
         none of them. Calling it again changes nothing more."""
         self._shape_table, self._stale, self._arrays = shape_table, True, None
 
+    def partners_of(self, shape_ids: np.ndarray, shapes: ShapeArrays) -> np.ndarray:
+        """The body rows, in ``shapes`` now, of every shape that shares a row with one of
+        ``shape_ids``, stale rows read but not dropped (a removal asks this of each body
+        removed; dropping the stale rows each time would copy every row each time)."""
+        pairs = self._current.shape_ids[:self._count]
+        hit = np.isin(pairs, shape_ids)
+        partners = np.concatenate([pairs[hit[:, 0], 1], pairs[hit[:, 1], 0]])
+        if not len(partners):
+            return np.zeros(0, np.int64)
+        at = np.minimum(np.searchsorted(shapes.ids, partners), len(shapes.ids) - 1)
+        return shapes.body[at[shapes.ids[at] == partners]]  # those still in the table
+
     def _drop_stale_rows(self) -> None:
         """Carry out :meth:`drop_removed`: the live rows are copied into the spare set,
         which then becomes current (so that an interrupted copy changes nothing)."""

@@ -3,8 +3,12 @@
 A compiled solver loops over every joint at once, so joint ``j`` is row ``j`` of each
 column (:class:`JointColumns`): its kind, the body rows it links, where it holds each body,
 its settings, and the impulses it gave in the last step (kept for warm starting and read as
-the joint's reaction). Like bodies, joints have stable ids; removing one moves the rows
-behind it up by one, in order.
+the joint's reaction). Removing a joint moves the rows behind it up by one, in order.
+
+Each joint has an id, its own while it is in the world; a removed joint's id goes to a
+later joint (the smallest free id first), so the id map never outgrows the most joints held at
+once. A joint handle that leaves the world forgets its id, so no generation is needed to
+catch a stale one.
 
 Adding and removing are all or nothing. A removal (of joints, and of the joints of removed
 bodies) builds the table it leaves, and takes it in with one assignment.
@@ -107,13 +111,15 @@ IMPULSE_COLUMNS = ("linear_impulses", "angular_impulses", "spring_impulses",
 class JointRemoval(NamedTuple):
     """A removal worked out by :meth:`JointTable.removal`: the joint ``rows`` removed and
     their ``handles``, and the table after it: its ``columns``, ``count``, ``row_of_id``
-    map and ``kept`` handles."""
+    map, ``id_of_row`` map, ``free`` ids (the next given last) and ``kept`` handles."""
 
     rows: np.ndarray
     handles: list
     columns: dict
     count: int
     row_of_id: np.ndarray
+    id_of_row: np.ndarray
+    free: np.ndarray
     kept: list
 
 
@@ -126,8 +132,12 @@ class JointTable(CachesViews):
         self._columns = {name: np.zeros((capacity,) + shape, dtype)
                          for name, (shape, dtype) in _LAYOUT.items()}
         self._count = 0
+        # Ids given so far run from 0 to _next_id - 1; those of removed joints wait in
+        # _free, largest first, for the next joints, which take the last.
         self._next_id = 0
         self._row_of_id = np.full(capacity, -1, np.int64)
+        self._id_of_row = np.zeros(capacity, np.int64)
+        self._free = np.zeros(0, np.int64)
         self._handles: list = []
         self._arrays: JointColumns | None = None
         self._joined: np.ndarray | None = None
@@ -152,8 +162,8 @@ class JointTable(CachesViews):
 
     def row_of(self, joint_id: int) -> int:
         """The current row of joint ``joint_id``; ``LookupError`` once it was removed."""
-        row = int(self._row_of_id[joint_id]) if 0 <= joint_id < self._next_id else -1
-        if row < 0:
+        row = int(self._row_of_id[joint_id]) if 0 <= joint_id < len(self._row_of_id) else -1
+        if not 0 <= row < self._count or self._id_of_row[row] != joint_id:
             raise LookupError(f"joint {joint_id} is not in this world (it was removed, or "
                               "belongs to another world)")
         return row
@@ -161,35 +171,43 @@ class JointTable(CachesViews):
     def add(self, values: dict, handle) -> int:
         """Append a joint: ``values`` maps column names to its row's values (columns left
         out are 0). Returns its id."""
-        row, joint_id = self._count, self._next_id
+        row = self._count
+        reused = len(self._free) > 0
+        joint_id = int(self._free[-1]) if reused else self._next_id
         if row == len(self._columns["kinds"]):
             self._columns = {name: grown(column, row + 1)
                              for name, column in self._columns.items()}
         self._row_of_id = grown(self._row_of_id, joint_id + 1, fill=-1)
-        # The new row and id lie beyond the count and the ids given: unseen until the
+        self._id_of_row = grown(self._id_of_row, row + 1)
+        # The new row and id lie beyond the count and the ids in use: unseen until the
         # last line takes them in.
         for name, column in self._columns.items():
             column[row] = values.get(name, 0)
         self._row_of_id[joint_id] = row
+        self._id_of_row[row] = joint_id
         mark = self.mark()
         try:
             self._handles.append(handle)
-            self._count, self._next_id, self._arrays, self._joined = (row + 1, joint_id + 1,
-                                                                      None, None)
+            self._count, self._next_id, self._free, self._arrays, self._joined = (
+                row + 1, self._next_id + (not reused), self._free[:len(self._free) - reused],
+                None, None)
         except BaseException:
             self.truncate(mark)
             raise
         return joint_id
 
-    def mark(self) -> tuple[int, int]:
-        """What :meth:`truncate` goes back to: (rows in use, next id)."""
-        return self._count, self._next_id
+    def mark(self) -> tuple:
+        """What :meth:`truncate` goes back to: (rows in use, next id, free ids)."""
+        return self._count, self._next_id, self._free
 
-    def truncate(self, mark: tuple[int, int]) -> None:
+    def truncate(self, mark: tuple) -> None:
         """Forget the joints added since :meth:`mark` gave ``mark``, whether their
-        :meth:`add` finished or not."""
-        del self._handles[mark[0]:]
-        self._count, self._next_id, self._arrays, self._joined = (*mark, None, None)
+        :meth:`add` finished or not; their ids are free again."""
+        count, _, _ = mark
+        self._row_of_id[self._id_of_row[count:self._count]] = -1
+        del self._handles[count:]
+        self._count, self._next_id, self._free, self._arrays, self._joined = (*mark, None,
+                                                                             None)
 
     def remove(self, joint_id: int):
         """Remove joint ``joint_id``; the rows behind it move up one. Returns its handle."""
@@ -220,20 +238,24 @@ class JointTable(CachesViews):
             columns[name][:len(keep)] = column[keep]
         renumbered = columns["bodies"][:len(keep)]
         renumbered -= np.searchsorted(body_rows, renumbered)
-        # Ids grow with the rows, so the live ids in order are the ids of the rows.
-        ids = np.flatnonzero(self._row_of_id[:self._next_id] >= 0)
+        ids = self._id_of_row[:count]
         row_of_id = self._row_of_id.copy()
         row_of_id[ids[rows]] = -1
         row_of_id[ids[keep]] = np.arange(len(keep))
+        id_of_row = np.zeros_like(self._id_of_row)
+        id_of_row[:len(keep)] = ids[keep]
         return JointRemoval(rows, [self._handles[row] for row in rows.tolist()], columns,
-                            len(keep), row_of_id, without_rows(self._handles, rows))
+                            len(keep), row_of_id, id_of_row,
+                            np.sort(np.concatenate([self._free, ids[rows]]))[::-1],
+                            without_rows(self._handles, rows))
 
     def apply_removal(self, removal: JointRemoval | None) -> None:
         """Take in the table ``removal`` (from :meth:`removal`) leaves, in one assignment."""
         if removal is not None:
-            self._columns, self._count, self._row_of_id, self._handles, self._arrays, \
-                self._joined = (removal.columns, removal.count, removal.row_of_id,
-                                removal.kept, None, None)
+            self._columns, self._count, self._row_of_id, self._id_of_row, self._free, \
+                self._handles, self._arrays, self._joined = (
+                    removal.columns, removal.count, removal.row_of_id, removal.id_of_row,
+                    removal.free, removal.kept, None, None)
 
     def joined_pairs(self) -> np.ndarray:
         """Sorted keys ``a·2³² + b`` (a < b body rows) of bodies held by a joint whose

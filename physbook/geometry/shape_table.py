@@ -9,7 +9,11 @@ Every shape also has an ``id`` that never changes and is never reused. Rows are 
 when bodies are removed, so a row number is only good until the next removal; the id is what
 persists, and contacts are keyed by it. Ids grow with the rows (a new shape gets the largest
 id and the last row, and compaction keeps the order), so rows sorted by row are also sorted
-by id.
+by id: the contact table merges its rows with the broad phase's pairs by that order, and the
+events key pairs by ids. That is why shape ids, unlike body ids, are not recycled: a
+recycled id would break the order, and nothing is kept per shape id that could grow. The
+pair keys hold the smaller id in 31 bits, so a world makes at most 2³¹ shapes in its life
+(at a thousand a second, for 24 days).
 
 A removal is all or nothing, as the body table's is: :meth:`ShapeTable.removal` works it out
 without changing anything, and :meth:`ShapeTable.apply_removal` carries it out in one
@@ -31,6 +35,10 @@ from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Circle, Polygon, Shape
 from physbook.kinds import CIRCLE, POLYGON
 from physbook.vecmath.kernels import rotate
+
+#: Shapes a world can make in its life: a pair key (physbook.events.pair_keys) holds the
+#: smaller id in the 31 bits above the larger one's 32.
+MAX_SHAPE_IDS = 2**31
 
 
 class ShapeArrays(NamedTuple):
@@ -250,6 +258,10 @@ class ShapeTable(CachesViews):
         else:
             raise TypeError(f"shape must be a Circle or a Polygon, got {type(shape).__name__}")
         body = _check.non_negative_int(body, "body")
+        if self._next_id >= MAX_SHAPE_IDS:
+            raise OverflowError(f"this world has made {MAX_SHAPE_IDS} shapes, as many as the "
+                                "pair keys of contacts and events can tell apart; make a "
+                                "new world")
         row, start, end = self._count, self._vertex_total, self._vertex_total + len(vertices)
         for name in ("_ids", "_kind", "_body", "_radius", "_vertex_start", "_vertex_count",
                      "_category", "_mask", "_group", "_sensor"):
