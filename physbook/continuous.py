@@ -26,7 +26,7 @@ import numpy as np
 
 from physbook._jit import njit
 from physbook.broadphase.filters import categories_match
-from physbook.collision.toi import _FAILED, _HIT, advance, work_arrays
+from physbook.collision.toi import FAILED_CODE, HIT_CODE, advance, work_arrays
 from physbook.constants import (
     CONTINUOUS_CORE_FRACTION,
     CONTINUOUS_TARGET,
@@ -190,7 +190,7 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
                 state, fraction, _ = advance(my_shape, motion, other_shape, still, first,
                                              CONTINUOUS_TARGET, tolerance, bound, work,
                                              no_trace)
-                if fraction == 0.0 and state != _FAILED:
+                if fraction == 0.0 and state != FAILED_CODE:
                     # Touching already: sweep the core instead (see the module docstring).
                     centroid, unused, core_radius = shape_core(kind[mine], radius[mine],
                                                                my_shape[0], my_shape[1])
@@ -199,7 +199,7 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
                                                  other_shape, still, first,
                                                  CONTINUOUS_TARGET, tolerance, bound, work,
                                                  no_trace)
-                if (state == _HIT or state == _FAILED) and 0.0 < fraction < first:
+                if (state == HIT_CODE or state == FAILED_CODE) and 0.0 < fraction < first:
                     first = fraction
         if first < 1.0:
             centers[row, 0] = motion[0] + first * (motion[2] - motion[0])

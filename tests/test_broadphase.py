@@ -14,8 +14,8 @@ from physbook.broadphase.naive import naive_pairs
 from physbook.broadphase.pairs import (
     ShapeBoxes,
     _pairs_are_sorted,
-    _sorted_pairs,
     canonical_pairs,
+    sorted_pairs,
 )
 from physbook.broadphase.sweep import sweep_pairs
 from physbook.geometry.shape_table import ShapeTable, shape_aabbs
@@ -288,7 +288,7 @@ pair_lists = st.integers(1, 12).flatmap(lambda n: st.tuples(st.just(n), st.lists
 def test_sorted_pairs_and_pairs_are_sorted_agree_with_their_definitions(data):
     count, rows = data
     pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
-    ordered = _sorted_pairs(pairs[:, 0].copy(), pairs[:, 1].copy(), count)
+    ordered = sorted_pairs(pairs[:, 0].copy(), pairs[:, 1].copy(), count)
     assert ordered.tolist() == sorted(pairs.tolist())  # Python's sort is the oracle
     strictly_increasing = all(a < b for a, b in rows) and all(
         tuple(rows[k]) < tuple(rows[k + 1]) for k in range(len(rows) - 1))

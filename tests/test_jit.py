@@ -326,7 +326,7 @@ def test_unrefcounted_kernels_return_no_array_and_call_none_that_does(tmp_path):
     # compiled on their own or copied into their callers.
     for name in ("physbook.dynamics.contact_solver.solve_soft",
                  "physbook.dynamics.motion.origin_of",
-                 "physbook.broadphase.tree._insert_leaf",
+                 "physbook.broadphase.tree.insert_leaf",
                  "physbook.collision.manifold.collide_rows",
                  "physbook.collision.manifold.circle_contact"):
         assert name in audit["compiled"] + audit["inlined"]

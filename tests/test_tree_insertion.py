@@ -11,7 +11,7 @@ import pytest
 
 import physbook as pb
 from physbook.broadphase import insertion
-from physbook.broadphase.tree import _NULL
+from physbook.broadphase.tree import NULL
 
 
 def fields():
@@ -35,7 +35,7 @@ def check_structure(tree, lower, upper):
     assert np.array_equal(nodes.lower[leaves], lower[nodes.row[leaves]])
     assert np.array_equal(nodes.upper[leaves], upper[nodes.row[leaves]])
     internal = np.flatnonzero(nodes.height > 0)
-    assert len(internal) == len(lower) - 1 and nodes.parent[root] == _NULL
+    assert len(internal) == len(lower) - 1 and nodes.parent[root] == NULL
     a, b = nodes.child1[internal], nodes.child2[internal]
     assert np.array_equal(nodes.parent[a], internal) and np.array_equal(nodes.parent[b], internal)
     assert np.array_equal(nodes.lower[internal], np.minimum(nodes.lower[a], nodes.lower[b]))
@@ -102,14 +102,14 @@ def test_a_cost_rotation_makes_the_best_of_the_four_swaps():
         lower = rng.uniform(0, 10, (4, 2))
         upper = lower + rng.uniform(0.1, 3, (4, 2))
         # Four leaves as a = ((0, 1), (2, 3)), built by hand, then rotated at a.
-        nodes = insertion._empty_nodes(7)
+        nodes = insertion.empty_nodes(7)
         lo, up, parent, child1, child2, height = nodes[:6]
         lo[:4], up[:4], height[:4] = lower, upper, 0
         for node, (first, second) in ((4, (0, 1)), (5, (2, 3)), (6, (4, 5))):
             child1[node], child2[node] = first, second
             parent[first] = parent[second] = node
-            insertion._refit(lo, up, child1, child2, height, node)
-        parent[6] = _NULL
+            insertion.refit(lo, up, child1, child2, height, node)
+        parent[6] = NULL
 
         def perimeter(boxes, lo=lo, up=up):
             return 2 * float((up[boxes].max(axis=0) - lo[boxes].min(axis=0)).sum())
@@ -152,7 +152,7 @@ def test_branch_and_bound_lowers_the_cost_on_every_field():
 
 def test_small_trees():
     empty = insertion.inserted_tree(np.zeros((0, 2)), np.zeros((0, 2)))
-    assert empty.root == _NULL and insertion.tree_cost(empty) == 0.0
+    assert empty.root == NULL and insertion.tree_cost(empty) == 0.0
     assert len(insertion.query(empty, (0, 0), (1, 1))) == 0
     for method, count in itertools.product(insertion.INSERTION_METHODS, (1, 2, 3)):
         lower = np.arange(2.0 * count).reshape(count, 2)

@@ -55,7 +55,7 @@ def categories_match(category_a, mask_a, group_a, category_b, mask_b, group_b):
 
 
 @njit(refcounted=False)
-def _may_collide(body, category, mask, group, dynamic, a, b):
+def may_collide(body, category, mask, group, dynamic, a, b):
     """The whole filter rule for shapes ``a`` and ``b`` (see the module docstring), given
     the columns of a :class:`ShapeFilters`."""
     if body[a] == body[b]:

@@ -20,15 +20,15 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.broadphase.filters import ShapeFilters, _may_collide
+from physbook.broadphase.filters import ShapeFilters, may_collide
 from physbook.broadphase.pairs import (
     ShapeBoxes,
-    _append_pair,
-    _boxes_overlap,
-    _sorted_pairs,
+    append_pair,
+    boxes_overlap,
+    sorted_pairs,
     stage_input,
 )
-from physbook.broadphase.sweep import _sweep_axis, _sweep_sorted
+from physbook.broadphase.sweep import sweep_axis, sweep_sorted
 from physbook.constants import GRID_CELL_FACTOR, MAX_CELLS_PER_AXIS, MAX_CELLS_PER_BOX
 
 
@@ -60,7 +60,7 @@ def _grid_pairs(lower, upper, filters, cell_size):
     first = np.empty(4 * count + 16, np.int64)
     second = np.empty(4 * count + 16, np.int64)
     if count == 0:
-        return _sorted_pairs(first[:0], second[:0], count)
+        return sorted_pairs(first[:0], second[:0], count)
     origin_x = lower[:, 0].min()
     origin_y = lower[:, 1].min()
     extent = max(upper[:, 0].max() - origin_x, upper[:, 1].max() - origin_y)
@@ -111,29 +111,29 @@ def _grid_pairs(lower, upper, filters, cell_size):
             a = boxes[order[p]]
             for q in range(p + 1, end):
                 b = boxes[order[q]]
-                if not _boxes_overlap(lower, upper, a, b):
+                if not boxes_overlap(lower, upper, a, b):
                     continue
                 # Reported from one cell only: the one holding the overlap's lower corner.
                 corner_column = int(np.floor((max(lower[a, 0], lower[b, 0]) - origin_x) / size))
                 corner_row = int(np.floor((max(lower[a, 1], lower[b, 1]) - origin_y) / size))
                 if corner_column * rows + corner_row != cell:
                     continue
-                if _may_collide(body, category, mask, group, dynamic, a, b):
-                    first, second, found = _append_pair(first, second, found, a, b)
+                if may_collide(body, category, mask, group, dynamic, a, b):
+                    first, second, found = append_pair(first, second, found, a, b)
         start = end
     # Oversized boxes against every box: tested against each one, they would make the
     # method quadratic in a field of many large boxes; a sort and sweep of all boxes finds
     # their pairs in the time of a sweep instead.
     if oversized.any():
-        along = _sweep_axis(lower, upper)
-        swept = _sweep_sorted(lower, upper, filters,
-                              np.argsort(lower[:, along], kind="mergesort"), along)
+        along = sweep_axis(lower, upper)
+        swept = sweep_sorted(lower, upper, filters,
+                             np.argsort(lower[:, along], kind="mergesort"), along)
         for k in range(swept.shape[0]):
             a = swept[k, 0]
             b = swept[k, 1]
             if oversized[a] or oversized[b]:
-                first, second, found = _append_pair(first, second, found, a, b)
-    return _sorted_pairs(first[:found], second[:found], count)
+                first, second, found = append_pair(first, second, found, a, b)
+    return sorted_pairs(first[:found], second[:found], count)
 
 
 def grid_pairs(boxes: ShapeBoxes, filters: ShapeFilters, cell_size: float | None = None

@@ -37,17 +37,17 @@ import numpy as np
 from physbook import _check
 from physbook._jit import njit
 from physbook.broadphase.tree import (
-    _NULL,
-    _ROOT,
+    NULL,
+    ROOT,
     TreeNodes,
-    _allocate,
-    _empty_nodes,
-    _insert_leaf,
-    _overlapping_leaves,
-    _perimeter,
-    _refit,
-    _replace_child,
-    _union_perimeter,
+    allocate,
+    box_perimeter,
+    empty_nodes,
+    insert_leaf,
+    overlapping_leaves,
+    refit,
+    replace_child,
+    union_perimeter,
 )
 
 #: The insertion methods by name.
@@ -70,7 +70,7 @@ def _sibling_search(lower, upper, child1, child2, height, root, leaf, stack, inh
     low_y = lower[leaf, 1]
     high_x = upper[leaf, 0]
     high_y = upper[leaf, 1]
-    leaf_perimeter = _perimeter(low_x, low_y, high_x, high_y)
+    leaf_perimeter = box_perimeter(low_x, low_y, high_x, high_y)
     best = root
     best_cost = np.inf
     stack[0] = root
@@ -80,7 +80,7 @@ def _sibling_search(lower, upper, child1, child2, height, root, leaf, stack, inh
         top -= 1
         node = stack[top]
         growth_above = inherited[top]
-        direct = _union_perimeter(lower, upper, node, low_x, low_y, high_x, high_y)
+        direct = union_perimeter(lower, upper, node, low_x, low_y, high_x, high_y)
         cost = direct + growth_above
         if cost < best_cost:
             best, best_cost = node, cost
@@ -88,8 +88,8 @@ def _sibling_search(lower, upper, child1, child2, height, root, leaf, stack, inh
             continue
         # Below this node every sibling pays this node's growth too, and at least P(leaf)
         # for the new parent: the bound on the whole subtree.
-        below = growth_above + direct - _perimeter(lower[node, 0], lower[node, 1],
-                                                   upper[node, 0], upper[node, 1])
+        below = growth_above + direct - box_perimeter(lower[node, 0], lower[node, 1],
+                                                      upper[node, 0], upper[node, 1])
         if below + leaf_perimeter >= best_cost:
             continue
         stack[top] = child1[node]
@@ -106,7 +106,7 @@ def _rotate_by_cost(lower, upper, parent, child1, child2, height, a):
     perimeter of the node that changes (the other child); the best of the four swaps."""
     b = child1[a]
     c = child2[a]
-    if b == _NULL:
+    if b == NULL:
         return
     best_gain = 0.0
     choice = 0
@@ -116,13 +116,13 @@ def _rotate_by_cost(lower, upper, parent, child1, child2, height, a):
         keep, inner = (b, c) if side == 0 else (c, b)
         if height[inner] == 0:
             continue
-        base = _perimeter(lower[inner, 0], lower[inner, 1], upper[inner, 0], upper[inner, 1])
+        base = box_perimeter(lower[inner, 0], lower[inner, 1], upper[inner, 0], upper[inner, 1])
         for grand in range(2):
             other = child2[inner] if grand == 0 else child1[inner]
-            swapped = _perimeter(min(lower[keep, 0], lower[other, 0]),
-                                 min(lower[keep, 1], lower[other, 1]),
-                                 max(upper[keep, 0], upper[other, 0]),
-                                 max(upper[keep, 1], upper[other, 1]))
+            swapped = box_perimeter(min(lower[keep, 0], lower[other, 0]),
+                                    min(lower[keep, 1], lower[other, 1]),
+                                    max(upper[keep, 0], upper[other, 0]),
+                                    max(upper[keep, 1], upper[other, 1]))
             if base - swapped > best_gain:
                 best_gain = base - swapped
                 choice = 1 + 2 * side + grand
@@ -143,8 +143,8 @@ def _rotate_by_cost(lower, upper, parent, child1, child2, height, a):
         child2[inner] = keep
     parent[moved] = a
     parent[keep] = inner
-    _refit(lower, upper, child1, child2, height, inner)
-    _refit(lower, upper, child1, child2, height, a)
+    refit(lower, upper, child1, child2, height, inner)
+    refit(lower, upper, child1, child2, height, a)
 
 
 @njit(refcounted=False)
@@ -152,21 +152,21 @@ def _insert_by_cost(lower, upper, parent, child1, child2, height, row, free_next
                     stack, inherited):
     """Put ``leaf`` beside the sibling of least cost (branch and bound), then refit and
     rotate by cost every node from the new parent up to the root."""
-    if state[_ROOT] == _NULL:
-        state[_ROOT] = leaf
-        parent[leaf] = _NULL
+    if state[ROOT] == NULL:
+        state[ROOT] = leaf
+        parent[leaf] = NULL
         return
-    sibling = _sibling_search(lower, upper, child1, child2, height, state[_ROOT], leaf, stack,
+    sibling = _sibling_search(lower, upper, child1, child2, height, state[ROOT], leaf, stack,
                               inherited)
-    join = _allocate(parent, child1, child2, height, row, free_next, state)
-    _replace_child(parent, child1, child2, state, parent[sibling], sibling, join)
+    join = allocate(parent, child1, child2, height, row, free_next, state)
+    replace_child(parent, child1, child2, state, parent[sibling], sibling, join)
     child1[join] = sibling
     child2[join] = leaf
     parent[sibling] = join
     parent[leaf] = join
     index = join
-    while index != _NULL:
-        _refit(lower, upper, child1, child2, height, index)
+    while index != NULL:
+        refit(lower, upper, child1, child2, height, index)
         _rotate_by_cost(lower, upper, parent, child1, child2, height, index)
         index = parent[index]
 
@@ -176,7 +176,7 @@ def _build(nodes, state, lower, upper, by_cost, stack, inherited):
     """Insert the boxes in order into the empty tree ``nodes``; the leaf of box k holds row k."""
     fat_lower, fat_upper, parent, child1, child2, height, leaf_row, free_next, _ = nodes
     for k in range(lower.shape[0]):
-        leaf = _allocate(parent, child1, child2, height, leaf_row, free_next, state)
+        leaf = allocate(parent, child1, child2, height, leaf_row, free_next, state)
         leaf_row[leaf] = k
         fat_lower[leaf, 0] = lower[k, 0]
         fat_lower[leaf, 1] = lower[k, 1]
@@ -186,8 +186,8 @@ def _build(nodes, state, lower, upper, by_cost, stack, inherited):
             _insert_by_cost(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
                             free_next, state, leaf, stack, inherited)
         else:
-            _insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
-                         free_next, state, leaf)
+            insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
+                        free_next, state, leaf)
 
 
 def inserted_tree(lower, upper, method: str = "greedy_avl") -> InsertedTree:
@@ -197,11 +197,11 @@ def inserted_tree(lower, upper, method: str = "greedy_avl") -> InsertedTree:
     method = _check.choice(method, "method", INSERTION_METHODS)
     lower, upper = _check.box_corners(lower, upper, "lower", "upper")
     count = len(lower)
-    nodes = _empty_nodes(2 * count + 1)
-    state = np.array([_NULL, 0, 0], np.int64)
+    nodes = empty_nodes(2 * count + 1)
+    state = np.array([NULL, 0, 0], np.int64)
     _build(nodes, state, lower, upper, method == "branch_and_bound",
            np.empty(2 * count + 2, np.int64), np.empty(2 * count + 2))
-    return InsertedTree(nodes, int(state[_ROOT]))
+    return InsertedTree(nodes, int(state[ROOT]))
 
 
 def _internal(tree: InsertedTree) -> np.ndarray:
@@ -213,7 +213,7 @@ def tree_cost(tree: InsertedTree) -> float:
     """The tree's surface-area cost: its internal nodes' perimeters summed, over the
     root's (dimensionless; 0 for fewer than two leaves)."""
     nodes = tree.nodes
-    if tree.root == _NULL or nodes.height[tree.root] == 0:
+    if tree.root == NULL or nodes.height[tree.root] == 0:
         return 0.0
     sides = nodes.upper[_internal(tree)] - nodes.lower[_internal(tree)]
     root_sides = nodes.upper[tree.root] - nodes.lower[tree.root]
@@ -226,13 +226,13 @@ def query(tree: InsertedTree, lower, upper) -> np.ndarray:
     upper = _check.vector(upper, "upper")
     if np.any(lower > upper):
         raise ValueError(f"lower must not exceed upper, got {lower} and {upper}")
-    if tree.root == _NULL:
+    if tree.root == NULL:
         return np.empty(0, np.int64)
     nodes = tree.nodes
     stack = np.empty(2 * (int(nodes.height[tree.root]) + 2), np.int64)
-    out, found = _overlapping_leaves(nodes.lower, nodes.upper, nodes.child1, nodes.child2,
-                                     nodes.height, nodes.row, tree.root, lower[0], lower[1],
-                                     upper[0], upper[1], stack, np.empty(16, np.int64), 0)
+    out, found = overlapping_leaves(nodes.lower, nodes.upper, nodes.child1, nodes.child2,
+                                    nodes.height, nodes.row, tree.root, lower[0], lower[1],
+                                    upper[0], upper[1], stack, np.empty(16, np.int64), 0)
     return np.sort(out[:found])
 
 
@@ -250,7 +250,7 @@ def best_sibling_costs(tree: InsertedTree, lower, upper) -> np.ndarray:
     for node in np.flatnonzero(nodes.height >= 0):
         cost = perimeter(np.minimum(nodes.lower[node], lower), np.maximum(nodes.upper[node], upper))
         above = nodes.parent[node]
-        while above != _NULL:
+        while above != NULL:
             cost += (perimeter(np.minimum(nodes.lower[above], lower),
                                np.maximum(nodes.upper[above], upper))
                      - perimeter(nodes.lower[above], nodes.upper[above]))

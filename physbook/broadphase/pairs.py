@@ -153,7 +153,7 @@ def _grown_pairs(first, second, found):
 
 
 @njit
-def _append_pair(first, second, found, a, b):
+def append_pair(first, second, found, a, b):
     """Store the pair (min(a, b), max(a, b)) at ``found``, growing the buffers if full;
     returns the buffers and the new count."""
     if found == first.shape[0]:
@@ -164,7 +164,7 @@ def _append_pair(first, second, found, a, b):
 
 
 @njit
-def _appended(out, found, value):
+def appended(out, found, value):
     """Store ``value`` at ``found`` in ``out``, doubling it if full; returns the array."""
     if found == out.shape[0]:
         bigger = np.empty(2 * found + 16, out.dtype)
@@ -175,7 +175,7 @@ def _appended(out, found, value):
 
 
 @njit(refcounted=False)
-def _boxes_overlap(lower, upper, a, b):
+def boxes_overlap(lower, upper, a, b):
     """Whether boxes ``a`` and ``b`` overlap (touching counts): their projections overlap
     on x and on y. Written as "not apart" so that a NaN corner overlaps nothing."""
     return not (lower[a, 0] > upper[b, 0] or lower[b, 0] > upper[a, 0]
@@ -183,7 +183,7 @@ def _boxes_overlap(lower, upper, a, b):
 
 
 @njit
-def _sorted_pairs(first, second, count):
+def sorted_pairs(first, second, count):
     """Rows (first[k], second[k]) sorted by first, then second index, for S = ``count``
     shapes: a counting sort on the first index, then an insertion sort of each (short) run
     of equal first indices by the second."""

@@ -18,12 +18,12 @@ from __future__ import annotations
 import numpy as np
 
 from physbook._jit import njit
-from physbook.broadphase.filters import ShapeFilters, _may_collide
+from physbook.broadphase.filters import ShapeFilters, may_collide
 from physbook.broadphase.pairs import (
     ShapeBoxes,
-    _append_pair,
-    _sorted_pairs,
+    append_pair,
     removed_rows,
+    sorted_pairs,
     stage_input,
 )
 from physbook.constants import SWAPS_PER_BOX
@@ -46,7 +46,7 @@ def _spread(lower, upper, axis):
 
 
 @njit
-def _sweep_axis(lower, upper):
+def sweep_axis(lower, upper):
     """The axis of greater spread of the box centres: 0 (x) or 1 (y)."""
     return 1 if _spread(lower, upper, 1) > _spread(lower, upper, 0) else 0
 
@@ -74,7 +74,7 @@ def insertion_sort(keys, order, max_swaps):
 
 
 @njit
-def _sweep_sorted(lower, upper, filters, order, along):
+def sweep_sorted(lower, upper, filters, order, along):
     """The sweep along axis ``along`` over boxes already sorted by their lower corner on it
     (``order``): (P, 2) canonical pairs."""
     # Columns are taken out of the tuples once: reading a field of a tuple of arrays
@@ -108,19 +108,19 @@ def _sweep_sorted(lower, upper, filters, order, along):
                 continue
             a = order[i]
             b = order[k]
-            if _may_collide(body, category, mask, group, dynamic, a, b):
-                first, second, found = _append_pair(first, second, found, a, b)
+            if may_collide(body, category, mask, group, dynamic, a, b):
+                first, second, found = append_pair(first, second, found, a, b)
     # Sorted by the shapes' rows, the pairs are the same whichever axis was swept.
-    return _sorted_pairs(first[:found], second[:found], count)
+    return sorted_pairs(first[:found], second[:found], count)
 
 
 @njit
 def _sort_and_sweep(boxes, filters):
     """Sort from scratch, then sweep, on checked input: (P, 2) canonical pairs."""
     lower, upper = boxes
-    along = _sweep_axis(lower, upper)
+    along = sweep_axis(lower, upper)
     order = np.argsort(lower[:, along], kind="mergesort")
-    return _sweep_sorted(lower, upper, filters, order, along)
+    return sweep_sorted(lower, upper, filters, order, along)
 
 
 @njit
@@ -163,7 +163,7 @@ class SortAndSweep:
     def pairs(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
         """The method on checked input, as the world calls it."""
         lower, upper = boxes
-        axis = int(_sweep_axis(lower, upper))
+        axis = int(sweep_axis(lower, upper))
         if axis != self._axis:
             # Last step's order was along the other axis: no use as a start.
             self._order = np.empty(0, np.int64)
@@ -171,7 +171,7 @@ class SortAndSweep:
         order, from_scratch = _resorted(lower, axis, self._order, len(lower))
         self.full_sorts += bool(from_scratch)
         self._order = order
-        return _sweep_sorted(lower, upper, filters, order, axis)
+        return sweep_sorted(lower, upper, filters, order, axis)
 
     def remove_rows(self, rows) -> None:
         """Rows ``rows`` were removed and the rows behind them moved up: renumber."""

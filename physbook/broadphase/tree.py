@@ -41,11 +41,11 @@ import numpy as np
 from physbook import _check
 from physbook._buffers import carry_out, grown
 from physbook._jit import njit
-from physbook.broadphase.filters import ShapeFilters, _may_collide
+from physbook.broadphase.filters import ShapeFilters, may_collide
 from physbook.broadphase.pairs import (
     ShapeBoxes,
-    _appended,
-    _boxes_overlap,
+    appended,
+    boxes_overlap,
     removed_rows,
     stage_input,
 )
@@ -58,7 +58,7 @@ from physbook.constants import (
     TREE_WANDER_RATIO,
 )
 
-_NULL = -1
+NULL = -1
 
 
 class TreeNodes(NamedTuple):
@@ -82,12 +82,12 @@ class TreeNodes(NamedTuple):
 
 # State of a tree, one int64 array: the root node, the head of the free list, and how many
 # leaves were renewed since the tree was last rebuilt.
-_ROOT, _FREE, _RENEWED = 0, 1, 2
+ROOT, _FREE, _RENEWED = 0, 1, 2
 
 
-def _empty_nodes(capacity: int) -> TreeNodes:
+def empty_nodes(capacity: int) -> TreeNodes:
     nodes = TreeNodes(np.zeros((capacity, 2)), np.zeros((capacity, 2)),
-                      *(np.full(capacity, _NULL, np.int64) for _ in range(7)))
+                      *(np.full(capacity, NULL, np.int64) for _ in range(7)))
     nodes.free_next[:-1] = np.arange(1, capacity)
     return nodes
 
@@ -97,19 +97,19 @@ def _empty_nodes(capacity: int) -> TreeNodes:
 # these short, often-called functions would cost more than the work.
 
 @njit(refcounted=False)
-def _perimeter(low_x, low_y, high_x, high_y):
+def box_perimeter(low_x, low_y, high_x, high_y):
     return 2.0 * ((high_x - low_x) + (high_y - low_y))
 
 
 @njit(refcounted=False)
-def _union_perimeter(lower, upper, a, low_x, low_y, high_x, high_y):
+def union_perimeter(lower, upper, a, low_x, low_y, high_x, high_y):
     """Perimeter of the box enclosing node ``a`` and the box given by its corners."""
-    return _perimeter(min(lower[a, 0], low_x), min(lower[a, 1], low_y),
-                      max(upper[a, 0], high_x), max(upper[a, 1], high_y))
+    return box_perimeter(min(lower[a, 0], low_x), min(lower[a, 1], low_y),
+                         max(upper[a, 0], high_x), max(upper[a, 1], high_y))
 
 
 @njit(refcounted=False)
-def _refit(lower, upper, child1, child2, height, index):
+def refit(lower, upper, child1, child2, height, index):
     """Node ``index``'s box and height from its two children."""
     a = child1[index]
     b = child2[index]
@@ -121,31 +121,31 @@ def _refit(lower, upper, child1, child2, height, index):
 
 
 @njit(refcounted=False)
-def _allocate(parent, child1, child2, height, row, free_next, state):
+def allocate(parent, child1, child2, height, row, free_next, state):
     node = state[_FREE]
     state[_FREE] = free_next[node]
-    parent[node] = _NULL
-    child1[node] = _NULL
-    child2[node] = _NULL
+    parent[node] = NULL
+    child1[node] = NULL
+    child2[node] = NULL
     height[node] = 0
-    row[node] = _NULL
+    row[node] = NULL
     return node
 
 
 @njit(refcounted=False)
 def _free(height, row, free_next, state, node):
-    height[node] = _NULL
-    row[node] = _NULL
+    height[node] = NULL
+    row[node] = NULL
     free_next[node] = state[_FREE]
     state[_FREE] = node
 
 
 @njit(refcounted=False)
-def _replace_child(parent, child1, child2, state, above, old, new):
+def replace_child(parent, child1, child2, state, above, old, new):
     """Make ``new`` take ``old``'s place under ``above`` (or as the root)."""
     parent[new] = above
-    if above == _NULL:
-        state[_ROOT] = new
+    if above == NULL:
+        state[ROOT] = new
     elif child1[above] == old:
         child1[above] = new
     else:
@@ -161,7 +161,7 @@ def _rotate(lower, upper, parent, child1, child2, height, state, a):
     T's shorter child, and T keeps its taller child beside ``a``. Heights then differ by at
     most one again, and the boxes of ``a`` and T are refitted.
     """
-    if child1[a] == _NULL:
+    if child1[a] == NULL:
         return a
     b = child1[a]
     c = child2[a]
@@ -171,7 +171,7 @@ def _rotate(lower, upper, parent, child1, child2, height, state, a):
     f = child1[taller]
     g = child2[taller]
     keep, give = (f, g) if height[f] >= height[g] else (g, f)
-    _replace_child(parent, child1, child2, state, parent[a], a, taller)
+    replace_child(parent, child1, child2, state, parent[a], a, taller)
     # a's children become (shorter, give); taller's become (a, keep).
     child1[a] = shorter
     child2[a] = give
@@ -181,8 +181,8 @@ def _rotate(lower, upper, parent, child1, child2, height, state, a):
     child2[taller] = keep
     parent[a] = taller
     parent[keep] = taller
-    _refit(lower, upper, child1, child2, height, a)
-    _refit(lower, upper, child1, child2, height, taller)
+    refit(lower, upper, child1, child2, height, a)
+    refit(lower, upper, child1, child2, height, taller)
     return taller
 
 
@@ -204,7 +204,7 @@ def _rebalance(lower, upper, parent, child1, child2, height, state, a):
             break
     index = parent[node]
     while index != parent[top]:
-        _refit(lower, upper, child1, child2, height, index)
+        refit(lower, upper, child1, child2, height, index)
         index = parent[index]
     return top
 
@@ -212,30 +212,30 @@ def _rebalance(lower, upper, parent, child1, child2, height, state, a):
 @njit(refcounted=False)
 def _fix_upwards(lower, upper, parent, child1, child2, height, state, index):
     """Rebalance and refit every node from ``index`` up to the root."""
-    while index != _NULL:
+    while index != NULL:
         # Tested here, not only inside _rebalance: most nodes need no rotation, and this
         # loop is the hot path of every insertion and removal.
         if abs(height[child2[index]] - height[child1[index]]) > 1:
             index = _rebalance(lower, upper, parent, child1, child2, height, state, index)
-        _refit(lower, upper, child1, child2, height, index)
+        refit(lower, upper, child1, child2, height, index)
         index = parent[index]
 
 
 @njit(refcounted=False)
-def _insert_leaf(lower, upper, parent, child1, child2, height, row, free_next, state, leaf):
+def insert_leaf(lower, upper, parent, child1, child2, height, row, free_next, state, leaf):
     """Put ``leaf`` (its box set) into the tree beside the sibling of least cost."""
-    if state[_ROOT] == _NULL:
-        state[_ROOT] = leaf
-        parent[leaf] = _NULL
+    if state[ROOT] == NULL:
+        state[ROOT] = leaf
+        parent[leaf] = NULL
         return
     low_x = lower[leaf, 0]
     low_y = lower[leaf, 1]
     high_x = upper[leaf, 0]
     high_y = upper[leaf, 1]
-    index = state[_ROOT]
+    index = state[ROOT]
     while height[index] > 0:
-        area = _perimeter(lower[index, 0], lower[index, 1], upper[index, 0], upper[index, 1])
-        combined = _union_perimeter(lower, upper, index, low_x, low_y, high_x, high_y)
+        area = box_perimeter(lower[index, 0], lower[index, 1], upper[index, 0], upper[index, 1])
+        combined = union_perimeter(lower, upper, index, low_x, low_y, high_x, high_y)
         # Making the leaf this node's sibling creates a parent of the combined perimeter;
         # descending instead grows this node by (combined − area), a cost every node
         # below inherits, plus the growth of the child it descends into.
@@ -243,22 +243,22 @@ def _insert_leaf(lower, upper, parent, child1, child2, height, row, free_next, s
         inherited = 2.0 * (combined - area)
         first = child1[index]
         second = child2[index]
-        cost_first = _union_perimeter(lower, upper, first, low_x, low_y, high_x, high_y)
+        cost_first = union_perimeter(lower, upper, first, low_x, low_y, high_x, high_y)
         if height[first] > 0:
-            cost_first -= _perimeter(lower[first, 0], lower[first, 1], upper[first, 0],
-                                     upper[first, 1])
-        cost_second = _union_perimeter(lower, upper, second, low_x, low_y, high_x, high_y)
+            cost_first -= box_perimeter(lower[first, 0], lower[first, 1], upper[first, 0],
+                                        upper[first, 1])
+        cost_second = union_perimeter(lower, upper, second, low_x, low_y, high_x, high_y)
         if height[second] > 0:
-            cost_second -= _perimeter(lower[second, 0], lower[second, 1], upper[second, 0],
-                                      upper[second, 1])
+            cost_second -= box_perimeter(lower[second, 0], lower[second, 1], upper[second, 0],
+                                         upper[second, 1])
         cost_first += inherited
         cost_second += inherited
         if here < cost_first and here < cost_second:
             break
         index = first if cost_first < cost_second else second
     sibling = index
-    join = _allocate(parent, child1, child2, height, row, free_next, state)
-    _replace_child(parent, child1, child2, state, parent[sibling], sibling, join)
+    join = allocate(parent, child1, child2, height, row, free_next, state)
+    replace_child(parent, child1, child2, state, parent[sibling], sibling, join)
     child1[join] = sibling
     child2[join] = leaf
     parent[sibling] = join
@@ -270,15 +270,15 @@ def _insert_leaf(lower, upper, parent, child1, child2, height, row, free_next, s
 def _remove_leaf(lower, upper, parent, child1, child2, height, row, free_next, state, leaf):
     """Take ``leaf`` out of the tree (the node stays allocated): its sibling takes its
     parent's place."""
-    if leaf == state[_ROOT]:
-        state[_ROOT] = _NULL
+    if leaf == state[ROOT]:
+        state[ROOT] = NULL
         return
     join = parent[leaf]
     sibling = child2[join] if child1[join] == leaf else child1[join]
     grandparent = parent[join]
-    _replace_child(parent, child1, child2, state, grandparent, join, sibling)
+    replace_child(parent, child1, child2, state, grandparent, join, sibling)
     _free(height, row, free_next, state, join)
-    parent[leaf] = _NULL
+    parent[leaf] = NULL
     _fix_upwards(lower, upper, parent, child1, child2, height, state, grandparent)
 
 
@@ -287,7 +287,7 @@ def _refit_upwards(lower, upper, parent, child1, child2, index):
     """Refit node ``index`` and its ancestors to their children's boxes, up to the first
     whose box stays the same: the boxes above it are then unchanged too. No node moves, so
     the heights stay as they are."""
-    while index != _NULL:
+    while index != NULL:
         a = child1[index]
         b = child2[index]
         low_x = min(lower[a, 0], lower[b, 0])
@@ -311,17 +311,17 @@ def _wandered(lower, upper, parent, child1, child2, leaf):
     their two perimeters. Bodies moving together keep their siblings near; a body that
     crossed the world would otherwise stretch every box above it along its way."""
     above = parent[leaf]
-    if above == _NULL:
+    if above == NULL:
         return False
     sibling = child2[above] if child1[above] == leaf else child1[above]
     low_x = lower[leaf, 0]
     low_y = lower[leaf, 1]
     high_x = upper[leaf, 0]
     high_y = upper[leaf, 1]
-    both = _union_perimeter(lower, upper, sibling, low_x, low_y, high_x, high_y)
-    apart = (_perimeter(low_x, low_y, high_x, high_y)
-             + _perimeter(lower[sibling, 0], lower[sibling, 1], upper[sibling, 0],
-                          upper[sibling, 1]))
+    both = union_perimeter(lower, upper, sibling, low_x, low_y, high_x, high_y)
+    apart = (box_perimeter(low_x, low_y, high_x, high_y)
+             + box_perimeter(lower[sibling, 0], lower[sibling, 1], upper[sibling, 0],
+                             upper[sibling, 1]))
     return both > TREE_WANDER_RATIO * apart
 
 
@@ -376,12 +376,12 @@ def _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin
         center_x = 0.5 * (lower[row, 0] + upper[row, 0])
         center_y = 0.5 * (lower[row, 1] + upper[row, 1])
         if row >= known:
-            leaf = _allocate(parent, child1, child2, height, leaf_row, free_next, state)
+            leaf = allocate(parent, child1, child2, height, leaf_row, free_next, state)
             leaf_row[leaf] = row
             leaf_of_row[row] = leaf
             _fatten(fat_lower, fat_upper, leaf, lower, upper, row, 0.0, 0.0, margin, 0.0)
-            _insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
-                         free_next, state, leaf)
+            insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
+                        free_next, state, leaf)
         else:
             leaf = leaf_of_row[row]
             dx = center_x - centers[row, 0]
@@ -395,8 +395,8 @@ def _sync(nodes, state, leaf_of_row, centers, moved, lower, upper, known, margin
             if _wandered(fat_lower, fat_upper, parent, child1, child2, leaf):
                 _remove_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
                              free_next, state, leaf)
-                _insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
-                             free_next, state, leaf)
+                insert_leaf(fat_lower, fat_upper, parent, child1, child2, height, leaf_row,
+                            free_next, state, leaf)
             else:
                 _refit_upwards(fat_lower, fat_upper, parent, child1, child2, parent[leaf])
             state[_RENEWED] += 1
@@ -483,8 +483,8 @@ def _rebuild(nodes, state, leaf_of_row, count):
         centers[k, 0] = 0.5 * (lower[leaves[k], 0] + upper[leaves[k], 0])
         centers[k, 1] = 0.5 * (lower[leaves[k], 1] + upper[leaves[k], 1])
     root = spare[0]
-    parent[root] = _NULL
-    state[_ROOT] = root
+    parent[root] = NULL
+    state[ROOT] = root
     # Parts still to split: (first leaf, end, the node that gets them).
     parts = np.empty((count, 3), np.int64)
     parts[0, 0] = 0
@@ -522,7 +522,7 @@ def _rebuild(nodes, state, leaf_of_row, count):
             else:
                 child2[node] = child
     for k in range(count - 2, -1, -1):  # children were handed out after their parents
-        _refit(lower, upper, child1, child2, height, spare[k])
+        refit(lower, upper, child1, child2, height, spare[k])
 
 
 @njit
@@ -537,11 +537,11 @@ def _rebuild_if_due(nodes, state, leaf_of_row, count, added):
 
 
 @njit
-def _overlapping_leaves(lower, upper, child1, child2, height, row, root, low_x, low_y, high_x,
-                        high_y, stack, out, found):
+def overlapping_leaves(lower, upper, child1, child2, height, row, root, low_x, low_y, high_x,
+                       high_y, stack, out, found):
     """Append to ``out`` (from ``found`` on) the rows of every leaf whose box overlaps the
     given box; returns (out, found), ``out`` grown if it filled up."""
-    if root == _NULL:
+    if root == NULL:
         return out, found
     top = 0
     stack[top] = root
@@ -552,8 +552,8 @@ def _overlapping_leaves(lower, upper, child1, child2, height, row, root, low_x, 
         if (lower[node, 0] > high_x or low_x > upper[node, 0]
                 or lower[node, 1] > high_y or low_y > upper[node, 1]):
             continue
-        if child1[node] == _NULL:  # a leaf: tested on a column the descent reads anyway
-            out = _appended(out, found, row[node])
+        if child1[node] == NULL:  # a leaf: tested on a column the descent reads anyway
+            out = appended(out, found, row[node])
             found += 1
         else:
             stack[top] = child1[node]
@@ -570,10 +570,10 @@ def _overlapping_many(nodes, root, lowers, uppers, stack):
     found = 0
     for k in range(lowers.shape[0]):
         start = found
-        rows, found = _overlapping_leaves(nodes.lower, nodes.upper, nodes.child1,
-                                          nodes.child2, nodes.height, nodes.row, root,
-                                          lowers[k, 0], lowers[k, 1], uppers[k, 0],
-                                          uppers[k, 1], stack, rows, found)
+        rows, found = overlapping_leaves(nodes.lower, nodes.upper, nodes.child1,
+                                         nodes.child2, nodes.height, nodes.row, root,
+                                         lowers[k, 0], lowers[k, 1], uppers[k, 0],
+                                         uppers[k, 1], stack, rows, found)
         if found > queries.shape[0]:
             longer = np.empty(max(found, 2 * queries.shape[0]), np.int64)
             longer[:start] = queries[:start]
@@ -597,7 +597,7 @@ def _mark(parent, marked, leaf_of_row, moved, count):
         node = leaf_of_row[m]
         marked[node] = m
         node = parent[node]
-        while node != _NULL and marked[node] != _SEVERAL:
+        while node != NULL and marked[node] != _SEVERAL:
             marked[node] = m if marked[node] == _UNMARKED else _SEVERAL
             node = parent[node]
 
@@ -609,7 +609,7 @@ def _unmark(parent, marked, leaf_of_row, moved, count):
         if not moved[m]:
             continue
         node = leaf_of_row[m]
-        while node != _NULL and marked[node] != _UNMARKED:
+        while node != NULL and marked[node] != _UNMARKED:
             marked[node] = _UNMARKED
             node = parent[node]
 
@@ -643,7 +643,7 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
     again from every node above it. Pairs are tested before they are pushed: most fail."""
     keys = np.empty(64, np.int64)
     found = 0
-    if root == _NULL or child1[root] == _NULL or marked[root] == _UNMARKED:
+    if root == NULL or child1[root] == NULL or marked[root] == _UNMARKED:
         return keys[:0]
     # Pairs to visit, (a, b) at 2k and 2k + 1; (a, a) stands for a's subtree against itself.
     pairs = np.empty(8 * height[root] + 16, np.int64)
@@ -661,12 +661,12 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
             first = child1[a]
             second = child2[a]
             if ((marked[first] != _UNMARKED or marked[second] != _UNMARKED)
-                    and _boxes_overlap(lower, upper, first, second)):
+                    and boxes_overlap(lower, upper, first, second)):
                 pairs[top] = first
                 pairs[top + 1] = second
                 top += 2
             for child in (first, second):
-                if marked[child] != _UNMARKED and child1[child] != _NULL:
+                if marked[child] != _UNMARKED and child1[child] != NULL:
                     pairs[top] = child
                     pairs[top + 1] = child
                     top += 2
@@ -688,7 +688,7 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
             while depth > 0:
                 depth -= 1
                 node = stack[depth]
-                if child1[node] != _NULL:
+                if child1[node] != NULL:
                     for child in (child1[node], child2[node]):
                         if _box_overlaps(lower, upper, child, low_x, low_y, high_x, high_y):
                             stack[depth] = child
@@ -699,8 +699,8 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
                 keys[found] = (min(row[node], renewed) << 32) + max(row[node], renewed)
                 found += 1
             continue
-        a_leaf = child1[a] == _NULL
-        b_leaf = child1[b] == _NULL
+        a_leaf = child1[a] == NULL
+        b_leaf = child1[b] == NULL
         if a_leaf and b_leaf:
             if found == keys.shape[0]:
                 keys = _doubled(keys, found)
@@ -718,7 +718,7 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
             split, kept = b, a
         for child in (child1[split], child2[split]):
             if ((marked[kept] != _UNMARKED or marked[child] != _UNMARKED)
-                    and _boxes_overlap(lower, upper, child, kept)):
+                    and boxes_overlap(lower, upper, child, kept)):
                 pairs[top] = child
                 pairs[top + 1] = kept
                 top += 2
@@ -729,7 +729,7 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
 def _queried_keys(lower, upper, child1, child2, height, row, leaf_of_row, moved, count, root):
     """The keys of every two leaves whose boxes overlap and one of which at least holds a
     moved row, unsorted: the tree queried from the root with each moved row's box."""
-    stack = np.empty(2 * (height[root] + 2) if root != _NULL else 2, np.int64)
+    stack = np.empty(2 * (height[root] + 2) if root != NULL else 2, np.int64)
     keys = np.empty(64, np.int64)
     found = 0
     hits = np.empty(64, np.int64)
@@ -737,9 +737,9 @@ def _queried_keys(lower, upper, child1, child2, height, row, leaf_of_row, moved,
         if not moved[m]:
             continue
         leaf = leaf_of_row[m]
-        hits, hit_count = _overlapping_leaves(lower, upper, child1, child2, height, row, root,
-                                              lower[leaf, 0], lower[leaf, 1], upper[leaf, 0],
-                                              upper[leaf, 1], stack, hits, 0)
+        hits, hit_count = overlapping_leaves(lower, upper, child1, child2, height, row, root,
+                                             lower[leaf, 0], lower[leaf, 1], upper[leaf, 0],
+                                             upper[leaf, 1], stack, hits, 0)
         for h in range(hit_count):
             other = hits[h]
             # A pair of two moved rows is found from both: keep it from the lower row.
@@ -793,7 +793,7 @@ def _candidate_keys(nodes, state, leaf_of_row, moved, old_keys, count):
         if a < count and b < count and not moved[a] and not moved[b]:
             kept[size] = old_keys[k]
             size += 1
-    root = state[_ROOT]
+    root = state[ROOT]
     moved_count = 0
     for m in range(count):
         moved_count += moved[m]
@@ -830,8 +830,8 @@ def overlapping_pairs(keys, lower, upper, filters):
     for k in range(keys.shape[0]):
         a = keys[k] >> 32
         b = keys[k] & 0xFFFFFFFF
-        if (_boxes_overlap(lower, upper, a, b)
-                and _may_collide(body, category, mask, group, dynamic, a, b)):
+        if (boxes_overlap(lower, upper, a, b)
+                and may_collide(body, category, mask, group, dynamic, a, b)):
             pairs[found, 0] = a
             pairs[found, 1] = b
             found += 1
@@ -863,8 +863,8 @@ def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
     out = np.empty(16, np.int64)
     found = 0
     seen = 0
-    if root == _NULL:
-        visited[0] = _NULL
+    if root == NULL:
+        visited[0] = NULL
         return out[:0]
     stack = np.empty(2 * (height[root] + 2), np.int64)
     stack[0] = root
@@ -891,14 +891,14 @@ def _segment_leaves(nodes, root, origin_x, origin_y, dx, dy, visited):
                 t_leave = min(t_leave, max(t0, t1))
         if t_enter > t_leave:
             continue
-        if child1[node] == _NULL:  # a leaf: tested on a column the descent reads anyway
-            out = _appended(out, found, row[node])
+        if child1[node] == NULL:  # a leaf: tested on a column the descent reads anyway
+            out = appended(out, found, row[node])
             found += 1
         else:
             stack[top] = child1[node]
             stack[top + 1] = child2[node]
             top += 2
-    visited[seen] = _NULL
+    visited[seen] = NULL
     return out[:found]
 
 
@@ -976,9 +976,9 @@ class DynamicTree:
     def __init__(self, margin: float = TREE_MARGIN, prediction: float = TREE_PREDICTION):
         self.margin = _check.non_negative_scalar(margin, "margin")
         self.prediction = _check.non_negative_scalar(prediction, "prediction")
-        self._nodes = _empty_nodes(16)
-        self._state = np.array([_NULL, 0, 0], np.int64)
-        self._leaf_of_row = np.full(8, _NULL, np.int64)
+        self._nodes = empty_nodes(16)
+        self._state = np.array([NULL, 0, 0], np.int64)
+        self._leaf_of_row = np.full(8, NULL, np.int64)
         self._centers = np.zeros((8, 2))
         self._moved = np.zeros(8, np.bool_)
         self._count = 0
@@ -1088,19 +1088,19 @@ class DynamicTree:
         start afresh."""
         rows = len(self._leaf_of_row)
         self._nodes, self._state, self._leaf_of_row, self._moved, self._count, self._keys = (
-            _empty_nodes(len(self._nodes.height)), np.array([_NULL, 0, 0], np.int64),
-            np.full(rows, _NULL, np.int64), np.zeros(rows, np.bool_), 0,
+            empty_nodes(len(self._nodes.height)), np.array([NULL, 0, 0], np.int64),
+            np.full(rows, NULL, np.int64), np.zeros(rows, np.bool_), 0,
             np.empty(0, np.int64))
 
     def _reserve(self, count: int) -> None:
         """Room for ``count`` rows and their 2·count − 1 nodes."""
-        self._leaf_of_row = grown(self._leaf_of_row, count, _NULL)
+        self._leaf_of_row = grown(self._leaf_of_row, count, NULL)
         self._centers = grown(self._centers, count)
         self._moved = grown(self._moved, count)
         capacity = len(self._nodes.height)
         if 2 * count + 1 > capacity:
             size = max(2 * count + 1, 2 * capacity)
-            nodes = _empty_nodes(size)
+            nodes = empty_nodes(size)
             for old, new in zip(self._nodes, nodes, strict=True):
                 new[:capacity] = old
             # The new nodes, already linked in order, join the free list at its head.
@@ -1119,21 +1119,21 @@ class DynamicTree:
         upper = _check.vector(upper, "upper")
         if np.any(lower > upper):
             raise ValueError(f"lower must not exceed upper, got {lower} and {upper}")
-        root = int(self._state[_ROOT])
-        stack = np.empty(2 * (int(self._nodes.height[root]) + 2) if root != _NULL else 2,
+        root = int(self._state[ROOT])
+        stack = np.empty(2 * (int(self._nodes.height[root]) + 2) if root != NULL else 2,
                          np.int64)
         nodes = self._nodes
-        out, found = _overlapping_leaves(nodes.lower, nodes.upper, nodes.child1, nodes.child2,
-                                         nodes.height, nodes.row, root, lower[0], lower[1],
-                                         upper[0], upper[1], stack, np.empty(16, np.int64), 0)
+        out, found = overlapping_leaves(nodes.lower, nodes.upper, nodes.child1, nodes.child2,
+                                        nodes.height, nodes.row, root, lower[0], lower[1],
+                                        upper[0], upper[1], stack, np.empty(16, np.int64), 0)
         return np.sort(out[:found])
 
     def query_many(self, lowers, uppers) -> tuple[np.ndarray, np.ndarray]:
         """For K boxes at once ((K, 2) ``lowers`` and ``uppers``): (query index, row) of
         every row whose fat box overlaps box k, in one compiled call."""
         lowers, uppers = _check.box_corners(lowers, uppers, "lowers", "uppers", rows="K")
-        root = int(self._state[_ROOT])
-        stack = np.empty(2 * (int(self._nodes.height[root]) + 2) if root != _NULL else 2,
+        root = int(self._state[ROOT])
+        stack = np.empty(2 * (int(self._nodes.height[root]) + 2) if root != NULL else 2,
                          np.int64)
         return _overlapping_many(self._nodes, root, lowers, uppers, stack)
 
@@ -1143,9 +1143,9 @@ class DynamicTree:
         origin = _check.vector(origin, "origin")
         translation = _check.vector(translation, "translation")
         visited = np.empty(len(self._nodes.height) + 1, np.int64)
-        rows = _segment_leaves(self._nodes, self._state[_ROOT], origin[0], origin[1],
+        rows = _segment_leaves(self._nodes, self._state[ROOT], origin[0], origin[1],
                                translation[0], translation[1], visited)
-        return np.sort(rows), visited[:np.argmax(visited == _NULL)]
+        return np.sort(rows), visited[:np.argmax(visited == NULL)]
 
     # --- what the tree looks like ----------------------------------------------------
 
@@ -1157,7 +1157,7 @@ class DynamicTree:
     @property
     def root(self) -> int:
         """The root node, −1 when empty."""
-        return int(self._state[_ROOT])
+        return int(self._state[ROOT])
 
     @property
     def leaf_of_row(self) -> np.ndarray:
@@ -1175,7 +1175,7 @@ class DynamicTree:
     def height(self) -> int:
         """Edges on the longest path from the root to a leaf (−1 when empty)."""
         root = self.root
-        return -1 if root == _NULL else int(self._nodes.height[root])
+        return -1 if root == NULL else int(self._nodes.height[root])
 
     @property
     def area_ratio(self) -> float:
@@ -1186,7 +1186,7 @@ class DynamicTree:
         (For random points the chances go with area instead, for random boxes with the
         area of the box grown by the query box.)"""
         nodes, root = self._nodes, self.root
-        if root == _NULL:
+        if root == NULL:
             return 0.0
         internal = nodes.height > 0
         sides = nodes.upper[internal] - nodes.lower[internal]

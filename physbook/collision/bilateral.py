@@ -34,10 +34,10 @@ import numpy as np
 
 from physbook._jit import njit
 from physbook.collision.toi import (
-    _FAILED,
-    _HIT,
-    _OVERLAPPED,
-    _SEPARATED,
+    FAILED_CODE,
+    HIT_CODE,
+    OVERLAPPED_CODE,
+    SEPARATED_CODE,
     STATES,
     ToiResult,
     checked_problem,
@@ -154,8 +154,8 @@ def root_advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance,
                             points_b[:count_b], turned_b[:count_b], radius_b)
         if d <= target + tolerance:
             if t1 == 0.0 and d == 0.0:
-                return _OVERLAPPED, 0.0, iteration + 1, evaluations
-            return _HIT, t1, iteration + 1, evaluations
+                return OVERLAPPED_CODE, 0.0, iteration + 1, evaluations
+            return HIT_CODE, t1, iteration + 1, evaluations
         # The separation function of the closest features at t1.
         kind, face_a, face_b = closest_features(points_a[:count_a], points_b[:count_b])
         axis_x = points_b[face_b, 0] - points_a[face_a, 0]
@@ -173,7 +173,7 @@ def root_advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance,
             if s2 > core_target + tolerance:
                 # Apart along this axis at t2: if t2 is t_max, apart at the end of the step.
                 if t2 == t_max:
-                    return _SEPARATED, t_max, iteration + 1, evaluations
+                    return SEPARATED_CODE, t_max, iteration + 1, evaluations
                 t1 = t2
                 advanced = True
                 break
@@ -186,7 +186,7 @@ def root_advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance,
             s1 = _pair_separation(kind, axis_x, axis_y, vertex_a, vertex_b, work)
             if s1 <= core_target + tolerance:
                 # This pair is already at the target at t1 (it was not the closest).
-                return _HIT, t1, iteration + 1, evaluations
+                return HIT_CODE, t1, iteration + 1, evaluations
             # s1 > target > s2: find the root of s(t) = target between t1 and t2, by secant
             # and bisection steps in turn (the secant converges fast on a smooth s, the
             # bisection halves the bracket whatever s does).
@@ -208,8 +208,8 @@ def root_advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance,
                     high, s_high = t, s
             t2 = t
         if not advanced:
-            return _FAILED, t1, iteration + 1, evaluations
-    return _FAILED, t1, MAX_ITERATIONS, evaluations
+            return FAILED_CODE, t1, iteration + 1, evaluations
+    return FAILED_CODE, t1, MAX_ITERATIONS, evaluations
 
 
 def time_of_impact(shape_a, sweep_a, shape_b, sweep_b, t_max: float = 1.0,

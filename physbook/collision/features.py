@@ -8,7 +8,7 @@ touch, so a solver can match this step's contacts with last step's and warm star
 
 :func:`make_feature`, :func:`swap_feature` and :func:`feature_parts` check their input; the
 narrow phase packs ids inside its compiled loops with the unchecked kernels
-``_make_feature`` and ``_swap_feature``, whose numbers it makes itself.
+``make_feature_unchecked`` and ``swap_feature_unchecked``, whose numbers it makes itself.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ _LOW_BITS = (1 << FEATURE_SHIFT) - 1
 
 
 @njit(refcounted=False)
-def _make_feature(feature_a, feature_b):
+def make_feature_unchecked(feature_a, feature_b):
     """Unchecked :func:`make_feature` for compiled loops: both numbers in [0, MAX_FEATURE]."""
     return (np.int64(feature_a) << FEATURE_SHIFT) | np.int64(feature_b)
 
 
 @njit(refcounted=False)
-def _swap_feature(feature):
+def swap_feature_unchecked(feature):
     """Unchecked :func:`swap_feature` for compiled loops: ``feature`` a valid id."""
     low_bits = (np.int64(1) << FEATURE_SHIFT) - 1
     return ((feature & low_bits) << FEATURE_SHIFT) | (feature >> FEATURE_SHIFT)
@@ -49,7 +49,7 @@ def make_feature(feature_a: int, feature_b: int) -> int:
     :data:`MAX_FEATURE`) into one id."""
     feature_a = _feature_number(feature_a, "feature_a")
     feature_b = _feature_number(feature_b, "feature_b")
-    return int(_make_feature(feature_a, feature_b))
+    return int(make_feature_unchecked(feature_a, feature_b))
 
 
 def feature_parts(feature: int) -> tuple[int, int]:

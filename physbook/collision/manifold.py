@@ -37,8 +37,8 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.collision.features import _make_feature, _swap_feature
-from physbook.collision.sat import _b_first, check_shape_pair, polygon_contact
+from physbook.collision.features import make_feature_unchecked, swap_feature_unchecked
+from physbook.collision.sat import b_goes_first, check_shape_pair, polygon_contact
 from physbook.constants import COINCIDENT_FRACTION, COINCIDENT_NORMAL
 from physbook.geometry.shape_table import ShapeTable, body_poses, centred_circle
 from physbook.kinds import CIRCLE, POLYGON
@@ -199,7 +199,7 @@ def polygon_circle_contact(vertices, normals, cx, cy, radius, margin, normal, po
     points[0, 0] = 0.5 * (closest_x + cx - radius * nx)
     points[0, 1] = 0.5 * (closest_y + cy - radius * ny)
     depths[0] = radius - distance
-    features[0] = _make_feature(polygon_feature, 0)
+    features[0] = make_feature_unchecked(polygon_feature, 0)
     return 1
 
 
@@ -354,7 +354,7 @@ def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_coun
     if swapped and count > 0:
         normal[0], normal[1] = -normal[0], -normal[1]
         for k in range(count):
-            features[k] = _swap_feature(features[k])
+            features[k] = swap_feature_unchecked(features[k])
     return count
 
 
@@ -469,7 +469,7 @@ def collide(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
     """
     check_shape_pair(shape_a, xf_a, shape_b, xf_b)
     margin = _check.non_negative_scalar(margin, "margin")
-    b_first = _b_first(shape_a, xf_a, shape_b, xf_b)
+    b_first = b_goes_first(shape_a, xf_a, shape_b, xf_b)
     (first, xf_first), (second, xf_second) = (
         ((shape_b, xf_b), (shape_a, xf_a)) if b_first else ((shape_a, xf_a), (shape_b, xf_b)))
     table = ShapeTable(2)

@@ -27,7 +27,7 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.collision.features import _make_feature
+from physbook.collision.features import make_feature_unchecked
 from physbook.constants import FACE_SWITCH_TOLERANCE
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
@@ -213,12 +213,12 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
 
     # Feature numbers 2·i of the vertices on each side, in (A, B) order.
     if flip:
-        lower_feature = _make_feature(2 * i22, 2 * i11)
-        upper_feature = _make_feature(2 * i21, 2 * i12)
+        lower_feature = make_feature_unchecked(2 * i22, 2 * i11)
+        upper_feature = make_feature_unchecked(2 * i21, 2 * i12)
         normal[0], normal[1] = -nx, -ny
     else:
-        lower_feature = _make_feature(2 * i11, 2 * i22)
-        upper_feature = _make_feature(2 * i12, 2 * i21)
+        lower_feature = make_feature_unchecked(2 * i11, 2 * i22)
+        upper_feature = make_feature_unchecked(2 * i12, 2 * i21)
         normal[0], normal[1] = nx, ny
 
     count = 0
@@ -244,7 +244,7 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
         if nx * inc_vertices[i22, 0] + ny * inc_vertices[i22, 1] < (
                 nx * inc_vertices[i21, 0] + ny * inc_vertices[i21, 1]):
             deepest = i22
-        feature = _make_feature(2 * deepest, 2 * i11) if flip else _make_feature(
+        feature = make_feature_unchecked(2 * deepest, 2 * i11) if flip else make_feature_unchecked(
             2 * i11, 2 * deepest)
         _write_point(inc_vertices[deepest, 0], inc_vertices[deepest, 1], nx, ny, separation,
                      feature, 0, points, depths, features)
@@ -340,7 +340,7 @@ def _order_key(shape, transform: Transform) -> tuple:
     return (-area, isinstance(shape, Polygon), *geometry, y, x, transform.angle)
 
 
-def _b_first(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> bool:
+def b_goes_first(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> bool:
     """:func:`b_comes_first` on arguments already checked."""
     return _order_key(shape_b, xf_b) < _order_key(shape_a, xf_a)
 
@@ -356,7 +356,7 @@ def b_comes_first(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> bool:
     same pose ties, and then the two calls are the same call.
     """
     check_shape_pair(shape_a, xf_a, shape_b, xf_b)
-    return _b_first(shape_a, xf_a, shape_b, xf_b)
+    return b_goes_first(shape_a, xf_a, shape_b, xf_b)
 
 
 def sat_axes(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> SatAxes:
@@ -442,7 +442,7 @@ def clipping_steps(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon,
     separation_a, edge_a = max_separation(vertices_a, normals_a, vertices_b)
     separation_b, edge_b = max_separation(vertices_b, normals_b, vertices_a)
     # The preferred face is the first shape's, in the order the narrow phase takes them.
-    if _b_first(polygon_a, xf_a, polygon_b, xf_b):
+    if b_goes_first(polygon_a, xf_a, polygon_b, xf_b):
         flip = not _reference_is_b(separation_b, separation_a, vertices_b, vertices_a)
     else:
         flip = bool(_reference_is_b(separation_a, separation_b, vertices_a, vertices_b))

@@ -42,7 +42,7 @@ from physbook.vecmath.vec import Transform
 HIT, SEPARATED, OVERLAPPED, FAILED = "hit", "separated", "overlapped", "failed"
 #: The same states as the compiled kernels return them, by code.
 STATES = (HIT, SEPARATED, OVERLAPPED, FAILED)
-_HIT, _SEPARATED, _OVERLAPPED, _FAILED = range(4)
+HIT_CODE, SEPARATED_CODE, OVERLAPPED_CODE, FAILED_CODE = range(4)
 
 
 class Sweep(NamedTuple):
@@ -231,20 +231,20 @@ def advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance, boun
     t = 0.0
     d = _gap(shape_a, motion_a, shape_b, motion_b, t, work)
     if d <= target:
-        return (_OVERLAPPED if d == 0.0 else _HIT), 0.0, 0
+        return (OVERLAPPED_CODE if d == 0.0 else HIT_CODE), 0.0, 0
     for iteration in range(1, TOI_MAX_ITERATIONS + 1):
         if iteration - 1 < trace.shape[0]:
             trace[iteration - 1] = t
         if d <= target + tolerance:
-            return _HIT, t, iteration - 1
+            return HIT_CODE, t, iteration - 1
         # No point comes closer by more than bound·Δt: no contact before t_next.
         t_next = t + (d - target) / bound if bound > 0.0 else math.inf
         if t_next >= t_max:
-            return _SEPARATED, t_max, iteration
+            return SEPARATED_CODE, t_max, iteration
         t = t_next
         d = _gap(shape_a, motion_a, shape_b, motion_b, t, work)
         if d <= target:  # only rounding can bring it here: the jump was safe
-            return _HIT, t, iteration
+            return HIT_CODE, t, iteration
     # Not converged (a grazing approach creeps): look for a sample of the rest of the step
     # within reach of the target, then bisect between the last safe t and it.
     low = t
@@ -259,7 +259,7 @@ def advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance, boun
     if not found:
         # Apart at every sample: a contact, if any, is shorter than a sample. The last
         # safe fraction is still safe.
-        return _FAILED, t, 2 * TOI_MAX_ITERATIONS
+        return FAILED_CODE, t, 2 * TOI_MAX_ITERATIONS
     halvings = 0
     while (high - low) * bound > tolerance and halvings < TOI_MAX_ITERATIONS:
         middle = 0.5 * (low + high)
@@ -268,7 +268,7 @@ def advance(shape_a, motion_a, shape_b, motion_b, t_max, target, tolerance, boun
         else:
             high = middle
         halvings += 1
-    return _HIT, low, 2 * TOI_MAX_ITERATIONS + halvings
+    return HIT_CODE, low, 2 * TOI_MAX_ITERATIONS + halvings
 
 
 def work_arrays(vertices: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -48,7 +48,7 @@ from physbook.dynamics.contact_solver import (
     warm_start,
 )
 from physbook.dynamics.motion import integrate_positions, integrate_velocities, update_origins
-from physbook.dynamics.solvers import SequentialImpulseSolver, _Setting, _stage_input
+from physbook.dynamics.solvers import SequentialImpulseSolver, Setting, stage_input
 from physbook.dynamics.split_impulses import push_apart, set_split_targets, solve_split
 from physbook.vecmath.kernels import cross
 
@@ -251,8 +251,8 @@ class BlockSolver(SequentialImpulseSolver):
         ``max_correction``, ``restitution_threshold``, ``speculative_distance``).
     """
 
-    position_correction = _Setting(lambda value, name: _check.choice(value, name, CORRECTIONS))
-    block = _Setting(_check.flag)
+    position_correction = Setting(lambda value, name: _check.choice(value, name, CORRECTIONS))
+    block = Setting(_check.flag)
 
     def __init__(self, iterations: int = SOLVER_ITERATIONS, *, block: bool = True,
                  position_correction: str = "nonlinear", **settings):
@@ -272,7 +272,7 @@ class BlockSolver(SequentialImpulseSolver):
     def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` (see the class doc);
         ``joints`` must be None."""
-        dt, joints = _stage_input(contacts, bodies, gravity, dt, joints)
+        dt, joints = stage_input(contacts, bodies, gravity, dt, joints)
         if joints is not None and len(joints.kinds):
             raise ValueError("joints: BlockSolver solves contacts only; give a world with "
                              "joints a SequentialImpulseSolver or a SoftStepSolver")

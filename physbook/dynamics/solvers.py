@@ -118,7 +118,7 @@ class _Scratch:
         return colouring
 
 
-def _stage_input(contacts, bodies, gravity, dt, joints) -> tuple[float, JointColumns | None]:
+def stage_input(contacts, bodies, gravity, dt, joints) -> tuple[float, JointColumns | None]:
     """Check what a solver's step receives (the world passes its own tables); returns dt
     and the joints (None when there are none)."""
     _check.instance(contacts, "contacts", ContactColumns, "the ContactColumns of a world")
@@ -144,7 +144,7 @@ def _capped_softness(hertz: float, damping_ratio: float, h: float):
     return softness(min(hertz, 0.25 / h), damping_ratio, h)
 
 
-class _Setting:
+class Setting:
     """A solver setting, checked whenever it is set (in ``__init__`` or later), so that a
     compiled step never receives a value it cannot use."""
 
@@ -242,19 +242,19 @@ class SequentialImpulseSolver:
         (chapter 13); 0 gives contacts only to shapes that touch.
     """
 
-    iterations = _Setting(_check.positive_int)
-    speculative_distance = _Setting(_check.non_negative_scalar)
-    accumulate = _Setting(_check.flag)
-    warm_starting = _Setting(_check.flag)
-    position_correction = _Setting(
+    iterations = Setting(_check.positive_int)
+    speculative_distance = Setting(_check.non_negative_scalar)
+    accumulate = Setting(_check.flag)
+    warm_starting = Setting(_check.flag)
+    position_correction = Setting(
         lambda value, name: _check.choice(value, name, POSITION_CORRECTIONS))
-    correction = _Setting(_fraction)
-    slop = _Setting(_check.non_negative_scalar)
-    position_iterations = _Setting(_check.positive_int)
-    max_correction = _Setting(_check.positive_scalar)
-    restitution_threshold = _Setting(_check.non_negative_scalar)
-    joint_hertz = _Setting(_check.positive_scalar)
-    joint_damping_ratio = _Setting(_damping_ratio)
+    correction = Setting(_fraction)
+    slop = Setting(_check.non_negative_scalar)
+    position_iterations = Setting(_check.positive_int)
+    max_correction = Setting(_check.positive_scalar)
+    restitution_threshold = Setting(_check.non_negative_scalar)
+    joint_hertz = Setting(_check.positive_scalar)
+    joint_damping_ratio = Setting(_damping_ratio)
 
     def __init__(self, iterations: int = SOLVER_ITERATIONS, *, accumulate: bool = True,
                  warm_starting: bool = True, position_correction: str = "nonlinear",
@@ -316,7 +316,7 @@ class SequentialImpulseSolver:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
         world's :class:`~physbook.dynamics.joint_table.JointColumns`, or None); see the
         module doc."""
-        dt, joints = _stage_input(contacts, bodies, gravity, dt, joints)
+        dt, joints = stage_input(contacts, bodies, gravity, dt, joints)
         work, motion, joint_work = self._scratch.views(
             len(contacts.bodies), len(bodies.kinds), None if joints is None else len(joints.kinds))
         return impulse_step(contacts, bodies, work, motion, joints, joint_work,
@@ -422,19 +422,19 @@ class SoftStepSolver:
         number of threads.
     """
 
-    substeps = _Setting(_check.positive_int)
-    speculative_distance = _Setting(_check.non_negative_scalar)
-    relax_iterations = _Setting(_check.non_negative_int)
-    contact_hertz = _Setting(_check.positive_scalar)
-    damping_ratio = _Setting(_damping_ratio)
-    static_hertz = _Setting(_optional_positive)
-    push_out_speed = _Setting(_check.positive_scalar)
-    warm_starting = _Setting(_check.flag)
-    restitution_threshold = _Setting(_check.non_negative_scalar)
-    joint_hertz = _Setting(_check.positive_scalar)
-    joint_damping_ratio = _Setting(_damping_ratio)
-    order = _Setting(lambda value, name: _check.choice(value, name, ORDERS))
-    parallel = _Setting(_check.flag)
+    substeps = Setting(_check.positive_int)
+    speculative_distance = Setting(_check.non_negative_scalar)
+    relax_iterations = Setting(_check.non_negative_int)
+    contact_hertz = Setting(_check.positive_scalar)
+    damping_ratio = Setting(_damping_ratio)
+    static_hertz = Setting(_optional_positive)
+    push_out_speed = Setting(_check.positive_scalar)
+    warm_starting = Setting(_check.flag)
+    restitution_threshold = Setting(_check.non_negative_scalar)
+    joint_hertz = Setting(_check.positive_scalar)
+    joint_damping_ratio = Setting(_damping_ratio)
+    order = Setting(lambda value, name: _check.choice(value, name, ORDERS))
+    parallel = Setting(_check.flag)
 
     def __init__(self, substeps: int = SUBSTEPS, *, relax_iterations: int = 1,
                  contact_hertz: float = CONTACT_HERTZ,
@@ -512,7 +512,7 @@ class SoftStepSolver:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
         world's :class:`~physbook.dynamics.joint_table.JointColumns`, or None); see the
         module doc."""
-        dt, joints = _stage_input(contacts, bodies, gravity, dt, joints)
+        dt, joints = stage_input(contacts, bodies, gravity, dt, joints)
         work, motion, joint_work = self._scratch.views(
             len(contacts.bodies), len(bodies.kinds), None if joints is None else len(joints.kinds))
         soft, static_soft = self.springs(dt)

@@ -25,13 +25,13 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
-from physbook.geometry.hull import _outline, is_simple
+from physbook.geometry.hull import is_simple, outline_of
 from physbook.geometry.shapes import (
     Polygon,
-    _require_not_collinear,
-    _scale_exponent,
-    _twice_area,
-    _without_collinear,
+    require_not_collinear,
+    scale_exponent,
+    twice_signed_area,
+    without_collinear,
 )
 from physbook.vecmath.kernels import cross
 
@@ -42,16 +42,16 @@ DECOMPOSITION_METHODS = ("hertel_mehlhorn", "bayazit")
 def _counter_clockwise(outline) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """(points as given, their scaled copy, the corner indices counter-clockwise without
     straight runs, the weld tolerance) of a checked simple outline."""
-    points, local, weld = _outline(outline, "outline")
-    _require_not_collinear(local, weld, "outline")
+    points, local, weld = outline_of(outline, "outline")
+    require_not_collinear(local, weld, "outline")
     if not is_simple(points):
         raise ValueError("outline must be a simple polygon: its edges cross or touch, or "
                          "two corners coincide")
     order = np.arange(len(points))
-    if _twice_area(local) < 0.0:
+    if twice_signed_area(local) < 0.0:
         order = order[::-1].copy()
     try:
-        order = _without_collinear(local, order, weld)
+        order = without_collinear(local, order, weld)
     except ValueError:
         raise ValueError("outline must enclose a non-zero area (all points on a line)") from None
     return points, local, order, weld
@@ -201,7 +201,7 @@ def decompose(outline, method: str = "hertel_mehlhorn",
     # Bayazit works on coordinates (its cuts may add corners): the outline's own corners go
     # back to their given coordinates, new ones from the scaled copy.
     given = {tuple(local[k]): points[k] for k in order}
-    scale = np.ldexp(1.0, _scale_exponent(points))
+    scale = np.ldexp(1.0, scale_exponent(points))
     pieces = [split for piece in bayazit(local[order], weld)
               for split in _at_most(piece, max_vertices)]
     return [Polygon(np.array([given.get(tuple(p), p * scale + points[0]) for p in piece]))

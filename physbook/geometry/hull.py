@@ -30,9 +30,9 @@ from physbook._jit import njit
 from physbook.constants import WELD_TOLERANCE
 from physbook.geometry.shapes import (
     CROSSING_SEARCH_BUDGET,
-    _first_crossing,
-    _twice_area,
-    _without_collinear,
+    first_crossing,
+    twice_signed_area,
+    without_collinear,
 )
 from physbook.vecmath.kernels import cross
 
@@ -59,7 +59,7 @@ def _unit_points(points, name: str) -> tuple[np.ndarray, np.ndarray, float]:
 # --- an outline: orientation, simplicity, convexity ------------------------------------
 
 
-def _outline(points, name: str = "points") -> tuple[np.ndarray, np.ndarray, float]:
+def outline_of(points, name: str = "points") -> tuple[np.ndarray, np.ndarray, float]:
     points, local, weld = _unit_points(points, name)
     if len(points) < 3:
         raise ValueError(f"{name} must hold at least 3 points for an outline, got {len(points)}")
@@ -70,8 +70,8 @@ def orientation(points) -> int:
     """+1 if the closed outline ``points`` (n ≥ 3, (n, 2)) runs counter-clockwise, −1 if
     clockwise: the sign of its area (shoelace formula). Raises ``ValueError`` when the
     area is zero within the weld tolerance (all points on a line)."""
-    _, local, weld = _outline(points)
-    twice_area = _twice_area(local)
+    _, local, weld = outline_of(points)
+    twice_area = twice_signed_area(local)
     if abs(twice_area) <= weld * max(float(np.max(np.ptp(local, axis=0))), weld):
         raise ValueError("points must enclose a non-zero area to have an orientation")
     return 1 if twice_area > 0.0 else -1
@@ -82,12 +82,12 @@ def is_simple(points) -> bool:
     neighbours at their shared corner, and no two corners coincide (within the weld
     tolerance). Outlines of up to a few thousand points; longer ones raise ``ValueError``
     rather than take too long."""
-    _, local, weld = _outline(points)
+    _, local, weld = outline_of(points)
     ring = np.arange(len(local))
     following = np.roll(local, -1, axis=0)
     if np.any(np.hypot(*(following - local).T) <= weld):
         return False  # a repeated corner: a zero-length edge
-    first, _ = _first_crossing(local, ring, weld, CROSSING_SEARCH_BUDGET)
+    first, _ = first_crossing(local, ring, weld, CROSSING_SEARCH_BUDGET)
     if first == -2:
         raise ValueError(f"points: {len(local)} points are too many to test for crossings "
                          f"within {CROSSING_SEARCH_BUDGET} edge pairs")
@@ -104,7 +104,7 @@ def is_simple(points) -> bool:
 def is_convex(points) -> bool:
     """Whether the closed outline ``points`` is a convex polygon: simple, of non-zero area,
     and turning the same way at every corner (corners on a straight run are allowed)."""
-    _, local, weld = _outline(points)
+    _, local, weld = outline_of(points)
     edges = np.roll(local, -1, axis=0) - local
     turned = np.roll(edges, -1, axis=0)
     turns = edges[:, 0] * turned[:, 1] - edges[:, 1] * turned[:, 0]
@@ -259,7 +259,7 @@ def _corners(local, hull: np.ndarray, weld: float) -> np.ndarray:
         raise ValueError("points must hold at least 3 distinct points not on one line to "
                          "have a convex hull")
     try:
-        corners = _without_collinear(local, hull, weld)
+        corners = without_collinear(local, hull, weld)
     except ValueError:
         raise ValueError("points must hold at least 3 distinct points not on one line to "
                          "have a convex hull") from None

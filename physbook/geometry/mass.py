@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from physbook import _check
-from physbook.geometry.shapes import Circle, Polygon, Shape, _usable
+from physbook.geometry.shapes import Circle, Polygon, Shape, usable
 
 
 def combine_mass(shapes: Sequence[Shape], density: float) -> tuple[float, float, np.ndarray]:
@@ -32,7 +32,7 @@ def combine_mass(shapes: Sequence[Shape], density: float) -> tuple[float, float,
         arms = centroids - center
         inertia = float(sum(part.inertia for part in parts)
                         + masses @ np.sum(arms * arms, axis=1))
-    if not (_usable(total) and _usable(inertia) and np.all(np.isfinite(center))):
+    if not (usable(total) and usable(inertia) and np.all(np.isfinite(center))):
         raise ValueError(
             f"shapes at density {density:g} kg/m² add up to mass {total:.3g} kg and inertia "
             f"{inertia:.3g} kg·m² about their centre of mass, beyond the float range: choose "

@@ -45,7 +45,7 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _usable(value: float) -> bool:
+def usable(value: float) -> bool:
     """True for a positive, finite number with a finite reciprocal: a mass, an inertia or an
     area that a solver can divide by."""
     return math.isfinite(value) and value > 0.0 and math.isfinite(1.0 / value)
@@ -72,7 +72,7 @@ def _product(*factors: float, exponent: int = 0) -> float:
 def _require_float_area(area: float, what: str, shape: str) -> None:
     """Raise ``ValueError`` unless ``area`` (m²) is usable; ``what`` names the size that
     makes the ``shape``'s area what it is."""
-    if _usable(area):
+    if usable(area):
         return
     if area > 1.0:
         problem = f"too large: the {shape}'s area overflows the largest float ({_LARGEST:.2g} m²)"
@@ -97,7 +97,7 @@ class MassData:
     def __post_init__(self):
         for name in ("mass", "inertia"):
             value = _check.positive_scalar(getattr(self, name), name)
-            if not _usable(value):
+            if not usable(value):
                 raise ValueError(f"{name} must have a finite reciprocal, got {value}")
             object.__setattr__(self, name, value)
         object.__setattr__(self, "centroid", _frozen(_check.vector(self.centroid, "centroid")))
@@ -259,7 +259,7 @@ def _mass_data(density: float, mass: float, inertia: float, centroid: np.ndarray
                size: str) -> MassData:
     """``MassData``, or ``ValueError`` naming the density and the size when the mass or
     the inertia is no usable number."""
-    if not (_usable(mass) and _usable(inertia)):
+    if not (usable(mass) and usable(inertia)):
         raise ValueError(
             f"density {density:g} kg/m² and {size} give mass {mass:.3g} kg and inertia "
             f"{inertia:.3g} kg·m²; both must lie between {_SMALLEST_USABLE:.2g} and "
@@ -287,12 +287,12 @@ def _extent(points: np.ndarray) -> float:
     return size
 
 
-def _scale_exponent(points: np.ndarray) -> int:
+def scale_exponent(points: np.ndarray) -> int:
     """k with the points' size in [2**(k−1), 2**k): dividing by 2**k brings it to about 1."""
     return math.frexp(float(np.max(np.ptp(points, axis=0))))[1]
 
 
-def _twice_area(ring: np.ndarray) -> float:
+def twice_signed_area(ring: np.ndarray) -> float:
     """Twice the signed area of the closed outline ``ring`` (positive counter-clockwise),
     as a fan from ring[0]."""
     fan = ring[1:] - ring[0]
@@ -313,7 +313,7 @@ def _require_distinct_neighbours(points, local, weld: float, size: float) -> Non
     raise ValueError(f"vertices must be distinct: points {min(i, j)} and {max(i, j)} {detail}")
 
 
-def _require_not_collinear(local, weld: float, name: str = "vertices") -> None:
+def require_not_collinear(local, weld: float, name: str = "vertices") -> None:
     """Every point's distance from the line through point 0 and the point farthest from it."""
     far = local[int(np.argmax(np.hypot(*local.T)))]
     offsets = far[0] * local[:, 1] - far[1] * local[:, 0]
@@ -378,7 +378,7 @@ def _drop_collinear(points, order, weld, kept):
     return start, top, -1
 
 
-def _without_collinear(local, order: np.ndarray, weld: float) -> np.ndarray:
+def without_collinear(local, order: np.ndarray, weld: float) -> np.ndarray:
     """``order`` without its vertices that lie within ``weld`` of the line through their
     neighbours. Such a vertex must lie between its neighbours; one beyond them is a spike
     where the outline doubles back on itself, which is rejected rather than dropped."""
@@ -430,7 +430,7 @@ def _segments_touch(points, p1, p2, q1, q2, tolerance):
 
 
 @njit
-def _first_crossing(points, ring, tolerance, budget):
+def first_crossing(points, ring, tolerance, budget):
     """Two non-adjacent edges of the closed outline ``points[ring]`` that cross or come within
     ``tolerance``, as edge numbers (edge k runs from ring[k] to ring[k + 1]).
 
@@ -481,7 +481,7 @@ def _require_convex(local, ring: np.ndarray, weld: float) -> None:
     full_turns = round(float(np.sum(angles)) / (2.0 * np.pi))
     if np.all(turns > 0.0) and full_turns == 1:
         return
-    first, second = _first_crossing(local, ring, weld, CROSSING_SEARCH_BUDGET)
+    first, second = first_crossing(local, ring, weld, CROSSING_SEARCH_BUDGET)
     m = len(ring)
     if first >= 0:
         raise ValueError(
@@ -524,13 +524,13 @@ class Polygon(_Immutable):
         weld = WELD_TOLERANCE * math.ldexp(size, -exponent)
 
         _require_distinct_neighbours(points, local, weld, size)
-        _require_not_collinear(local, weld)
+        require_not_collinear(local, weld)
         order = np.arange(len(points))
-        if _twice_area(local) < 0.0:
+        if twice_signed_area(local) < 0.0:
             order = np.roll(order[::-1], 1)  # clockwise: reverse, keeping vertex 0 first
-        order = _without_collinear(local, order, weld)
+        order = without_collinear(local, order, weld)
         _require_convex(local, order, weld)
-        area = _product(0.5 * _twice_area(local[order]), exponent=2 * exponent)
+        area = _product(0.5 * twice_signed_area(local[order]), exponent=2 * exponent)
         _require_float_area(area, f"the vertices' span of {size:.3g} m", "polygon")
 
         points = points[order]
@@ -635,7 +635,7 @@ def _built(cls, points: np.ndarray, what: str) -> Polygon:
 def _fan(vertices: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The fan of triangles from vertex 0: (k, e1, e2, D) with e1, e2 the edge vectors from
     vertex 0 divided by 2**k (about unit length) and D = e1 × e2 per triangle."""
-    exponent = _scale_exponent(vertices)
+    exponent = scale_exponent(vertices)
     fan = np.ldexp(vertices[1:] - vertices[0], -exponent)
     e1, e2 = fan[:-1], fan[1:]
     return exponent, e1, e2, e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]

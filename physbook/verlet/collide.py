@@ -28,8 +28,8 @@ from physbook.verlet import _arguments as arguments
 
 
 @njit
-def _update_bodies(positions, particle_start, particle_count, body_particles, body_count,
-                   centers, boxes):
+def update_bodies(positions, particle_start, particle_count, body_particles, body_count,
+                  centers, boxes):
     """Recompute each body's centre (mean of its particles, m) and AABB (x0, y0, x1, y1)."""
     for b in range(body_count):
         start = particle_start[b]
@@ -72,8 +72,9 @@ def _project_body(positions, body_particles, start, count, axis_x, axis_y):
 
 
 @njit
-def _find_contact(positions, edge_ends, edge_boundary, body_a, body_b, particle_start,
-                  particle_count, body_particles, edge_start, edge_count, body_edges, centers):
+def find_contact_unchecked(positions, edge_ends, edge_boundary, body_a, body_b, particle_start,
+                           particle_count, body_particles, edge_start, edge_count, body_edges,
+                           centers):
     """SAT between two bodies over their boundary edges.
 
     Returns ``(depth, normal_x, normal_y, edge, vertex, edge_body, vertex_body)``. ``depth``
@@ -162,8 +163,8 @@ def _edge_parameter(point_x, point_y, start_x, start_y, end_x, end_y):
 
 
 @njit
-def _respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, normal_x, normal_y,
-                         depth, vertex_body_mass, edge_body_mass):
+def respond_vertex_edge_unchecked(positions, inverse_mass, edge_ends, edge, vertex, normal_x,
+                                  normal_y, depth, vertex_body_mass, edge_body_mass):
     """Separate a collision vertex from a collision edge by ``depth`` along the normal; in place.
 
     The vertex moves by + r_v · depth · n and the edge's point at parameter t by
@@ -217,9 +218,9 @@ def _respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, norma
 
 
 @njit
-def _collide_bodies(positions, inverse_mass, edge_ends, edge_boundary, particle_start,
-                    particle_count, body_particles, edge_start, edge_count, body_edges,
-                    body_mass, body_count, centers, boxes):
+def collide_bodies(positions, inverse_mass, edge_ends, edge_boundary, particle_start,
+                   particle_count, body_particles, edge_start, edge_count, body_edges,
+                   body_mass, body_count, centers, boxes):
     """Test every pair of bodies whose AABBs overlap and respond to each collision found.
 
     Returns the number of responses applied.
@@ -231,19 +232,20 @@ def _collide_bodies(positions, inverse_mass, edge_ends, edge_boundary, particle_
             if (boxes[a, 0] > boxes[b, 2] or boxes[b, 0] > boxes[a, 2]
                     or boxes[a, 1] > boxes[b, 3] or boxes[b, 1] > boxes[a, 3]):
                 continue
-            depth, nx, ny, edge, vertex, edge_body, vertex_body = _find_contact(
+            depth, nx, ny, edge, vertex, edge_body, vertex_body = find_contact_unchecked(
                 positions, edge_ends, edge_boundary, a, b, particle_start, particle_count,
                 body_particles, edge_start, edge_count, body_edges, centers)
             if depth <= 0.0:
                 continue
-            t = _respond_vertex_edge(positions, inverse_mass, edge_ends, edge, vertex, nx, ny,
-                                     depth, body_mass[vertex_body], body_mass[edge_body])
+            t = respond_vertex_edge_unchecked(positions, inverse_mass, edge_ends, edge, vertex,
+                                              nx, ny, depth, body_mass[vertex_body],
+                                              body_mass[edge_body])
             if t >= 0.0:
                 responses += 1
     return responses
 
 
-@arguments.shows(_find_contact)
+@arguments.shows(find_contact_unchecked)
 def find_contact(positions, edge_ends, edge_boundary, body_a: int, body_b: int, particle_start,
                  particle_count, body_particles, edge_start, edge_count, body_edges,
                  centers) -> tuple:
@@ -276,14 +278,14 @@ def find_contact(positions, edge_ends, edge_boundary, body_a: int, body_b: int, 
     body_b = arguments.index(body_b, "body_b", bodies)
     if body_a == body_b:
         raise ValueError("body_a and body_b must be different bodies")
-    depth, nx, ny, edge, vertex, edge_body, vertex_body = _find_contact(
+    depth, nx, ny, edge, vertex, edge_body, vertex_body = find_contact_unchecked(
         positions, edge_ends, edge_boundary, body_a, body_b, particle_start, particle_count,
         body_particles, edge_start, edge_count, body_edges, centers)
     return float(depth), float(nx), float(ny), int(edge), int(vertex), int(edge_body), int(
         vertex_body)
 
 
-@arguments.shows(_respond_vertex_edge)
+@arguments.shows(respond_vertex_edge_unchecked)
 def respond_vertex_edge(positions: np.ndarray, inverse_mass, edge_ends, edge: int, vertex: int,
                         normal_x: float, normal_y: float, depth: float,
                         vertex_body_mass: float, edge_body_mass: float) -> float:
@@ -307,7 +309,7 @@ def respond_vertex_edge(positions: np.ndarray, inverse_mass, edge_ends, edge: in
     vertex_body_mass = _check.positive_scalar(vertex_body_mass, "vertex_body_mass")
     edge_body_mass = _check.positive_scalar(edge_body_mass, "edge_body_mass")
     return float(arguments.run_in_place(
-        _respond_vertex_edge,
+        respond_vertex_edge_unchecked,
         (positions, inverse_mass, edge_ends, edge, vertex, normal_x, normal_y, depth,
          vertex_body_mass, edge_body_mass),
         {"positions": positions}, "positions and depth"))

@@ -23,7 +23,7 @@ from physbook.verlet import _arguments as arguments
 
 
 @njit
-def _satisfy_edges(positions, inverse_mass, edge_ends, rest_length, edge_count):
+def satisfy_edges_unchecked(positions, inverse_mass, edge_ends, rest_length, edge_count):
     """Project every edge once, in order (Gauss–Seidel), onto its rest length; in place.
 
     Returns the largest |C| (m) met during the sweep, before each correction.
@@ -54,7 +54,7 @@ def _satisfy_edges(positions, inverse_mass, edge_ends, rest_length, edge_count):
 
 
 @njit
-def _satisfy_edges_compliant(
+def satisfy_edges_compliant_unchecked(
     positions, inverse_mass, edge_ends, rest_length, edge_count, multipliers, alpha_tilde
 ):
     """One XPBD sweep over the edges with compliance; in place.
@@ -96,7 +96,7 @@ def _satisfy_edges_compliant(
 
 
 @njit
-def _stretched_edges(positions, edge_ends, rest_length, tear_ratio, edge_count, torn):
+def stretched_edges(positions, edge_ends, rest_length, tear_ratio, edge_count, torn):
     """Mark in ``torn`` the edges longer than ``tear_ratio`` × rest length; return how many."""
     count = 0
     for k in range(edge_count):
@@ -121,7 +121,7 @@ def _edge_arguments(positions, inverse_mass, edge_ends, rest_length, edge_count)
     return positions, inverse_mass, edge_ends, rest_length, edge_count
 
 
-@arguments.shows(_satisfy_edges)
+@arguments.shows(satisfy_edges_unchecked)
 def satisfy_edges(positions: np.ndarray, inverse_mass, edge_ends, rest_length,
                   edge_count: int) -> float:
     """Project the first ``edge_count`` edges once, in order, onto their rest lengths.
@@ -132,11 +132,11 @@ def satisfy_edges(positions: np.ndarray, inverse_mass, edge_ends, rest_length,
     when the sweep overflows.
     """
     checked = _edge_arguments(positions, inverse_mass, edge_ends, rest_length, edge_count)
-    return float(arguments.run_in_place(_satisfy_edges, checked, {"positions": checked[0]},
-                                        "positions and rest_length"))
+    return float(arguments.run_in_place(satisfy_edges_unchecked, checked,
+                                        {"positions": checked[0]}, "positions and rest_length"))
 
 
-@arguments.shows(_satisfy_edges_compliant)
+@arguments.shows(satisfy_edges_compliant_unchecked)
 def satisfy_edges_compliant(positions: np.ndarray, inverse_mass, edge_ends, rest_length,
                             edge_count: int, multipliers: np.ndarray,
                             alpha_tilde: float) -> float:
@@ -150,6 +150,6 @@ def satisfy_edges_compliant(positions: np.ndarray, inverse_mass, edge_ends, rest
     arguments.count(edge_count, "edge_count", {"multipliers": multipliers})
     alpha_tilde = _check.non_negative_scalar(alpha_tilde, "alpha_tilde")
     return float(arguments.run_in_place(
-        _satisfy_edges_compliant, (*checked, multipliers, alpha_tilde),
+        satisfy_edges_compliant_unchecked, (*checked, multipliers, alpha_tilde),
         {"positions": checked[0], "multipliers": multipliers},
         "positions, rest_length, multipliers and alpha_tilde"))

@@ -19,7 +19,7 @@ from physbook.verlet import _arguments as arguments
 
 
 @njit
-def _integrate_particles(
+def integrate_particles_unchecked(
     positions, previous, force, inverse_mass, count, gravity_x, gravity_y, dt, damping
 ):
     """Advance ``count`` particles by one position Verlet step of ``dt`` seconds, in place.
@@ -47,7 +47,7 @@ def _integrate_particles(
 
 
 @njit
-def _keep_in_bounds(positions, inverse_mass, count, x_min, y_min, x_max, y_max):
+def keep_in_bounds(positions, inverse_mass, count, x_min, y_min, x_max, y_max):
     """Clamp every free particle into the box [x_min, x_max] × [y_min, y_max] (m), in place.
 
     The walls are not bodies: a particle outside is put back on the wall. Its previous
@@ -69,7 +69,7 @@ def _keep_in_bounds(positions, inverse_mass, count, x_min, y_min, x_max, y_max):
     return clamped
 
 
-@arguments.shows(_integrate_particles)
+@arguments.shows(integrate_particles_unchecked)
 def integrate_particles(positions: np.ndarray, previous: np.ndarray, force, inverse_mass,
                         count: int, gravity_x: float, gravity_y: float, dt: float,
                         damping: float) -> None:
@@ -91,7 +91,7 @@ def integrate_particles(positions: np.ndarray, previous: np.ndarray, force, inve
     dt = _check.positive_scalar(dt, "dt")
     damping = arguments.fraction(damping, "damping")
     arguments.run_in_place(
-        _integrate_particles,
+        integrate_particles_unchecked,
         (positions, previous, force, inverse_mass, count, gravity_x, gravity_y, dt, damping),
         {"positions": positions, "previous": previous},
         "positions, previous, force, inverse_mass, gravity_x, gravity_y and dt")

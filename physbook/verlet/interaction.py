@@ -13,7 +13,11 @@ import numbers
 import numpy as np
 
 from physbook import _check
-from physbook.verlet.collide import _find_contact, _respond_vertex_edge, _update_bodies
+from physbook.verlet.collide import (
+    find_contact_unchecked,
+    respond_vertex_edge_unchecked,
+    update_bodies,
+)
 from physbook.verlet.handles import VerletBody, VerletContact, VerletSnapshot
 
 
@@ -80,8 +84,8 @@ class Interaction:
         return frames
 
     def _refresh_bodies(self) -> None:
-        _update_bodies(self._position, self._body_particle_start, self._body_particle_count,
-                       self._body_particles, self._body_count, self._centers, self._boxes)
+        update_bodies(self._position, self._body_particle_start, self._body_particle_count,
+                      self._body_particles, self._body_count, self._centers, self._boxes)
 
     def find_contact(self, body_a, body_b) -> VerletContact | None:
         """Run the separating-axis test on two bodies now; None when they do not overlap."""
@@ -90,7 +94,7 @@ class Interaction:
         if a == b:
             raise ValueError("body_a and body_b must be different bodies")
         self._refresh_bodies()
-        depth, nx, ny, edge, vertex, edge_body, vertex_body = _find_contact(
+        depth, nx, ny, edge, vertex, edge_body, vertex_body = find_contact_unchecked(
             self._position, self._edge_ends, self._boundary, a, b, self._body_particle_start,
             self._body_particle_count, self._body_particles, self._body_edge_start,
             self._body_edge_count, self._body_edges, self._centers)
@@ -118,7 +122,7 @@ class Interaction:
         self._check_contact(contact)
         moved = np.array([contact.vertex, *self._edge_ends[contact.edge]])
         before = self._position[moved].copy()
-        t = float(_respond_vertex_edge(
+        t = float(respond_vertex_edge_unchecked(
             self._position, self._inverse_mass, self._edge_ends, contact.edge, contact.vertex,
             float(contact.normal[0]), float(contact.normal[1]), contact.depth,
             self._body_mass[contact.vertex_body], self._body_mass[contact.edge_body]))

@@ -20,17 +20,18 @@ import numpy as np
 from physbook import _check
 from physbook._jit import njit
 from physbook.verlet import _arguments as arguments
-from physbook.verlet.collide import _collide_bodies, _update_bodies
-from physbook.verlet.constraints import _satisfy_edges, _satisfy_edges_compliant
-from physbook.verlet.integrate import _integrate_particles, _keep_in_bounds
+from physbook.verlet.collide import collide_bodies, update_bodies
+from physbook.verlet.constraints import satisfy_edges_compliant_unchecked, satisfy_edges_unchecked
+from physbook.verlet.integrate import integrate_particles_unchecked, keep_in_bounds
 
 
 @njit
-def _step_world(positions, previous, force, inverse_mass, particle_count, gravity_x, gravity_y,
-                dt, damping, substeps, iterations, compliant, compliance, multipliers,
-                has_bounds, bounds, edge_ends, rest_length, edge_boundary, edge_count,
-                particle_start, body_particle_count, body_particles, edge_start,
-                body_edge_count, body_edges, body_mass, body_count, centers, boxes):
+def step_world_unchecked(positions, previous, force, inverse_mass, particle_count, gravity_x,
+                         gravity_y, dt, damping, substeps, iterations, compliant, compliance,
+                         multipliers, has_bounds, bounds, edge_ends, rest_length,
+                         edge_boundary, edge_count, particle_start, body_particle_count,
+                         body_particles, edge_start, body_edge_count, body_edges, body_mass,
+                         body_count, centers, boxes):
     """Advance the whole world by ``dt`` seconds, in place. Returns collision responses made.
 
     ``compliant`` selects the XPBD edge projection with compliance α = ``compliance`` (m/N);
@@ -40,34 +41,34 @@ def _step_world(positions, previous, force, inverse_mass, particle_count, gravit
     alpha_tilde = compliance / h / h  # α / h², divided twice so that h² cannot underflow to 0
     responses = 0
     for _ in range(substeps):
-        _integrate_particles(positions, previous, force, inverse_mass, particle_count,
+        integrate_particles_unchecked(positions, previous, force, inverse_mass, particle_count,
                              gravity_x, gravity_y, h, damping)
         if compliant:
             multipliers[:edge_count] = 0.0
         for _ in range(iterations):
             if has_bounds:
-                _keep_in_bounds(positions, inverse_mass, particle_count,
+                keep_in_bounds(positions, inverse_mass, particle_count,
                                 bounds[0], bounds[1], bounds[2], bounds[3])
             if compliant:
-                _satisfy_edges_compliant(positions, inverse_mass, edge_ends, rest_length,
+                satisfy_edges_compliant_unchecked(positions, inverse_mass, edge_ends, rest_length,
                                          edge_count, multipliers, alpha_tilde)
             else:
-                _satisfy_edges(positions, inverse_mass, edge_ends, rest_length, edge_count)
+                satisfy_edges_unchecked(positions, inverse_mass, edge_ends, rest_length, edge_count)
             if body_count > 1:
-                _update_bodies(positions, particle_start, body_particle_count, body_particles,
+                update_bodies(positions, particle_start, body_particle_count, body_particles,
                                body_count, centers, boxes)
-                responses += _collide_bodies(positions, inverse_mass, edge_ends, edge_boundary,
+                responses += collide_bodies(positions, inverse_mass, edge_ends, edge_boundary,
                                              particle_start, body_particle_count,
                                              body_particles, edge_start, body_edge_count,
                                              body_edges, body_mass, body_count, centers, boxes)
         if has_bounds:
             # a last clamp, so that no particle ends a step outside the walls
-            _keep_in_bounds(positions, inverse_mass, particle_count,
+            keep_in_bounds(positions, inverse_mass, particle_count,
                             bounds[0], bounds[1], bounds[2], bounds[3])
     return responses
 
 
-def _substep_length(dt: float, substeps: int) -> float:
+def substep_length(dt: float, substeps: int) -> float:
     """The substep h = dt / substeps (s); refuses a ``dt`` so small that h rounds to 0."""
     h = dt / substeps
     if h == 0.0:
@@ -76,7 +77,7 @@ def _substep_length(dt: float, substeps: int) -> float:
     return h
 
 
-def _compliance_per_substep(compliance: float, h: float) -> float:
+def compliance_per_substep(compliance: float, h: float) -> float:
     """XPBD's α̃ = α / h² (1/kg); refuses a compliance and substep whose ratio overflows."""
     alpha_tilde = compliance / h / h
     if not math.isfinite(alpha_tilde):
@@ -86,7 +87,7 @@ def _compliance_per_substep(compliance: float, h: float) -> float:
     return alpha_tilde
 
 
-@arguments.shows(_step_world)
+@arguments.shows(step_world_unchecked)
 def step_world(positions: np.ndarray, previous: np.ndarray, force, inverse_mass,
                particle_count: int, gravity_x: float, gravity_y: float, dt: float,
                damping: float, substeps: int, iterations: int, compliant: bool,
@@ -118,9 +119,9 @@ def step_world(positions: np.ndarray, previous: np.ndarray, force, inverse_mass,
     iterations = _check.positive_int(iterations, "iterations")
     compliant = _check.flag(compliant, "compliant")
     compliance = _check.non_negative_scalar(compliance, "compliance")
-    h = _substep_length(dt, substeps)
+    h = substep_length(dt, substeps)
     if compliant:
-        _compliance_per_substep(compliance, h)
+        compliance_per_substep(compliance, h)
     multipliers = arguments.in_place(multipliers, "multipliers")
     has_bounds = _check.flag(has_bounds, "has_bounds")
     bounds = arguments.bounds_box(bounds, "bounds") if has_bounds else np.zeros(4)
@@ -144,7 +145,7 @@ def step_world(positions: np.ndarray, previous: np.ndarray, force, inverse_mass,
         "particle_start": particle_start, "edge_start": edge_start, "body_mass": body_mass,
         "centers": centers, "boxes": boxes})
     return int(arguments.run_in_place(
-        _step_world,
+        step_world_unchecked,
         (positions, previous, force, inverse_mass, particle_count, gravity_x, gravity_y, dt,
          damping, substeps, iterations, compliant, compliance, multipliers, has_bounds, bounds,
          edge_ends, rest_length, edge_boundary, edge_count, particle_start,

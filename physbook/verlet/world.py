@@ -18,11 +18,11 @@ from physbook._buffers import grown
 from physbook.constants import MINIMUM_EDGE_LENGTH
 from physbook.verlet import _arguments as arguments
 from physbook.verlet._outline import convex_orientation, outline_order, points_outside
-from physbook.verlet.constraints import _stretched_edges
+from physbook.verlet.constraints import stretched_edges
 from physbook.verlet.factories import COORDINATE_LIMIT, ShapeFactories
 from physbook.verlet.handles import VerletBody, VerletSnapshot
 from physbook.verlet.interaction import Interaction
-from physbook.verlet.solver import _compliance_per_substep, _step_world, _substep_length
+from physbook.verlet.solver import compliance_per_substep, step_world_unchecked, substep_length
 
 SOLVERS = ("verlet", "xpbd")
 
@@ -339,7 +339,7 @@ class VerletWorld(ShapeFactories, Interaction):
         if velocity.ndim == 2 and len(velocity) != len(indices):
             raise ValueError(f"velocity must be one (2,) vector or one row per index "
                              f"({len(indices)}), got shape {velocity.shape}")
-        h = _substep_length(_check.positive_scalar(dt, "dt"), self.substeps)
+        h = substep_length(_check.positive_scalar(dt, "dt"), self.substeps)
         with np.errstate(over="ignore", invalid="ignore"):
             previous = self._position[indices] - velocity * h
         if not np.isfinite(previous).all():
@@ -349,7 +349,7 @@ class VerletWorld(ShapeFactories, Interaction):
 
     def velocities(self, dt: float) -> np.ndarray:
         """Implicit particle velocities (x − x_prev) / h (m/s), h = dt / substeps; shape (n, 2)."""
-        h = _substep_length(_check.positive_scalar(dt, "dt"), self.substeps)
+        h = substep_length(_check.positive_scalar(dt, "dt"), self.substeps)
         with np.errstate(over="ignore", invalid="ignore"):
             velocities = (self.positions - self.previous_positions) / h
         return arguments.finite_result(velocities, f"velocity over dt = {dt} s")
@@ -544,9 +544,9 @@ class VerletWorld(ShapeFactories, Interaction):
         it was before the step, applied forces included.
         """
         dt = _check.positive_scalar(dt, "dt")
-        h = _substep_length(dt, self.substeps)
+        h = substep_length(dt, self.substeps)
         if self.solver == "xpbd":
-            _compliance_per_substep(self.compliance, h)
+            compliance_per_substep(self.compliance, h)
         n = self._particle_count
         written = _first_non_finite({"positions": self._position[:n],
                                      "previous_positions": self._previous[:n]})
@@ -556,7 +556,7 @@ class VerletWorld(ShapeFactories, Interaction):
                              "written into the live view")
         saved = {name: array.copy() for name, array in self._step_output().items()}
         bounds = self._bounds if self._bounds is not None else np.zeros(4)
-        responses = int(_step_world(
+        responses = int(step_world_unchecked(
             self._position, self._previous, self._force, self._inverse_mass, n,
             float(self._gravity[0]), float(self._gravity[1]), dt, self.damping, self.substeps,
             self._iterations, self.solver == "xpbd", self.compliance, self._multipliers,
@@ -570,8 +570,8 @@ class VerletWorld(ShapeFactories, Interaction):
         self._force[:n] = 0.0
         if self._tearable and self._edge_count:
             torn = np.zeros(self._edge_count, dtype=np.bool_)
-            count = _stretched_edges(self._position, self._edge_ends, self._rest_length,
-                                     self._tear_ratio, self._edge_count, torn)
+            count = stretched_edges(self._position, self._edge_ends, self._rest_length,
+                                    self._tear_ratio, self._edge_count, torn)
             if count:
                 self._remove_edges(torn)
                 self.torn_edges += int(count)
