@@ -169,7 +169,7 @@ def test_only_checked_kernels_are_exported():
 def test_a_checked_kernel_shows_the_compiled_loop_as_its_source(name):
     # the book's show_source displays what inspect.getsource finds
     source = inspect.getsource(getattr(pb.verlet, name))
-    assert source.startswith("@njit") and f"def _{name}(" in source
+    assert source.startswith("@njit") and f"def {name}_unchecked(" in source
 
 
 def test_satisfy_edges_refuses_counts_and_indices_outside_its_arrays():
