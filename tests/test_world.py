@@ -412,7 +412,9 @@ def test_removal_keeps_handles_and_the_shape_table_consistent():
         world.remove_body(bodies[5])
     assert not bodies[5].alive and "removed" in repr(bodies[5])
     new = world.add_body(pb.Circle(1.0))
-    assert new.id == 12 and new.row == 8  # ids are never reused
+    # The id freed last (body 6's) goes to the next body, one generation on.
+    assert (new.id, new.generation, new.row) == (6, 1, 8)
+    assert bodies[6].id == 6 and not bodies[6].alive
     shape_table_is_consistent(world)
 
 
