@@ -61,12 +61,14 @@ def scope_of(item) -> str:
     return "::".join(item.nodeid.split("::")[:-1])
 
 
-def pytest_itemcollected(item):
-    if item.nodeid.startswith(BOOK_TESTS):
-        item.add_marker("book")
-
-
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    # Marked here, before ``-m`` chooses: a per-item hook of this file would not reach the
+    # notebooks' cells, which are collected under book/, outside this conftest's folder.
+    for item in items:
+        if item.nodeid.startswith(BOOK_TESTS):
+            item.add_marker("book")
+
     def rank(item):
         scope = scope_of(item)
         return LONGEST_FIRST.index(scope) if scope in LONGEST_FIRST else len(LONGEST_FIRST)
