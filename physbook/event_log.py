@@ -171,27 +171,34 @@ class EventLog:
         Everything is worked out first and the record replaced in one assignment at the
         end, so that an exception (an interrupt) leaves either none of it or all of it.
         """
+        # Built field by field, not with _replace and a dict: this runs every step.
         record = self.record
-        done = {"step_count": record.step_count + 1, "steps_at_dt": record.steps_at_dt + 1,
-                "previous_touching": record.touching, "previous_sensing": record.sensing}
-        if dt != record.dt:
-            done.update(elapsed=record.time, steps_at_dt=1, dt=dt)
         touch_count, hit_count, changed = found
-        keys, *hits = buffers
-        if changed:  # else the keys are last step's, and the array stays
-            done["touching"] = keys[:touch_count].copy()
-        if hit_count or len(record.hits.speeds):
-            done["hits"] = HitEvents(*(column[:hit_count].copy() for column in hits))
-        # Contact rows are sorted by shape ids, so the keys are sorted too.
-        if sensor_contacts.count or len(record.sensing):
+        keys, *hit_columns = buffers
+        # The keys stay last step's array unless they changed.
+        touching = keys[:touch_count].copy() if changed else record.touching
+        hits = record.hits
+        if hit_count or len(hits.speeds):
+            hits = HitEvents(*(column[:hit_count].copy() for column in hit_columns))
+        sensing = record.sensing
+        if sensor_contacts.count or len(sensing):
+            # Contact rows are sorted by shape ids, so the keys are sorted too.
             sensed = sensor_contacts.arrays
-            done["sensing"] = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
-                                                                        sensed.depths)])
-        if any(record.ended_by_removal) or any(record.step_ended):
-            done.update(step_ended=record.ended_by_removal, ended_by_removal=([], []))
-        if record.removed_shapes or record.removed_at_step:
-            done.update(removed_at_step=record.removed_shapes, removed_shapes={})
-        self.record = record._replace(**done)
+            sensing = pair_keys(sensed.shape_ids[touching_rows(sensed.point_counts,
+                                                               sensed.depths)])
+        if dt == record.dt:
+            steps_at_dt, elapsed = record.steps_at_dt + 1, record.elapsed
+        else:
+            steps_at_dt, elapsed = 1, record.time
+        ended, step_ended = record.ended_by_removal, record.step_ended
+        if any(ended) or any(step_ended):
+            ended, step_ended = ([], []), ended
+        removed, removed_at_step = record.removed_shapes, record.removed_at_step
+        if removed or removed_at_step:
+            removed, removed_at_step = {}, removed
+        self.record = StepRecord(record.step_count + 1, steps_at_dt, dt, elapsed, touching,
+                                 record.touching, sensing, record.sensing, hits, ended,
+                                 step_ended, removed, removed_at_step)
 
     def removal(self, shape_rows: np.ndarray, owners: dict) -> tuple:
         """Bodies are being removed, ``owners`` mapping their rows to their handles: what

@@ -226,7 +226,7 @@ CASES = [
                                 "color": _fixed("C3"), "shade": _fixed("back"),
                                 "normal_at": _fixed((0.0, 0.0)), "label": _fixed("edge")},
                 ("ax", "line")),
-    Case("draw_pipeline", "ax", _closing(viz.draw_pipeline)),
+    Case("pipeline_diagram", "ax", _closing(viz.pipeline_diagram)),
     # verlet
     *_arguments(viz.verlet_axes, {"ax": AX, "bounds": _fixed((-1, -1, 1, 1)),
                                   "margin": _fixed(0.1), "title": _fixed("walls")}, ("ax",)),

@@ -51,7 +51,7 @@ DRAWERS_ON_AXES = [
     lambda ax: pb.viz.draw_frame(ax, pb.Transform()),
     lambda ax: pb.viz.draw_outline(ax, [[0, 0], [1, 0], [0, 1]]),
     lambda ax: pb.viz.draw_line(ax, Line((1.0, 0.0), 0.0)),
-    lambda ax: pb.viz.draw_pipeline(ax),
+    lambda ax: pb.viz.pipeline_diagram(ax),
     lambda ax: pb.viz.draw_convex(ax, BOX),
     lambda ax: pb.viz.draw_pair(ax, BOX, pb.Transform(), BOX, NEAR),
     lambda ax: pb.viz.draw_manifold(ax, None),
@@ -71,7 +71,7 @@ DRAWERS_ON_AXES = [
 @pytest.mark.parametrize("bad", [None, "ax", plt])
 def test_every_drawing_helper_wants_a_matplotlib_axes(draw, bad):
     if bad is None and draw is DRAWERS_ON_AXES[9]:
-        return  # draw_pipeline(None) makes its own figure
+        return  # pipeline_diagram(None) makes its own figure
     with pytest.raises(TypeError, match="ax must be a matplotlib Axes"):
         draw(bad)
 

@@ -69,16 +69,3 @@ def test_drawing_helpers_draw_and_keep_limits():
     pb.viz.draw_outline(ax, [[0, 0], [1, 0], [0, 1]])
     assert any(text.get_text() == "a" for text in ax.texts)
     plt.close(fig)
-
-
-def test_pipeline_lists_the_seven_stages_in_order():
-    names = [stage.split("\n")[0] for stage, _, _ in pb.viz.PIPELINE_STAGES]
-    assert names == [
-        "apply forces", "integrate velocities", "broad phase", "narrow phase",
-        "solve contacts", "integrate positions", "clear forces",
-    ]
-    ax = pb.viz.draw_pipeline()
-    drawn = " ".join(text.get_text() for text in ax.texts)
-    for name in names:
-        assert name in drawn
-    plt.close("all")

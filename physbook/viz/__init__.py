@@ -47,12 +47,10 @@ from physbook.viz.pipeline import pipeline_diagram
 from physbook.viz.player import FRAME_BUDGET, animate
 from physbook.viz.timestepping import animate_judder, draw_judder_frame
 from physbook.viz.vectors import (
-    PIPELINE_STAGES,
     clip_to_halfspace,
     draw_frame,
     draw_line,
     draw_outline,
-    draw_pipeline,
     draw_vector,
     plane,
 )
@@ -117,12 +115,10 @@ __all__ = [
     "fitted_slope",
     "plot_convergence",
     "plot_frame_timeline",
-    "PIPELINE_STAGES",
     "clip_to_halfspace",
     "draw_frame",
     "draw_line",
     "draw_outline",
-    "draw_pipeline",
     "pipeline_diagram",
     "draw_vector",
     "plane",

@@ -16,25 +16,6 @@ from physbook import _check
 from physbook.vecmath.vec import Line, Transform
 from physbook.viz import _arguments
 
-#: The stages of one ``World.step(dt)``, in order, each with the chapters that build it and
-#: the colour group it is drawn in (motion, collision detection, contact solving, bookkeeping).
-PIPELINE_STAGES: tuple[tuple[str, str, str], ...] = (
-    ("apply forces\ngravity, user forces", "ch 4", "motion"),
-    ("integrate velocities\nv += dt·F/m", "ch 2, 4", "motion"),
-    ("broad phase\ncandidate pairs", "ch 9, 12", "detection"),
-    ("narrow phase\ncontact manifolds", "ch 6, 7, 8", "detection"),
-    ("solve contacts\nimpulses", "ch 9, 10", "solving"),
-    ("integrate positions\nx += dt·v", "ch 2, 4", "motion"),
-    ("clear forces", "ch 4", "bookkeeping"),
-)
-
-_GROUP_COLOURS = {
-    "motion": "#cfe2f3",
-    "detection": "#fce5cd",
-    "solving": "#d9ead3",
-    "bookkeeping": "#eeeeee",
-}
-
 
 def plane(ax: Axes, limits: Sequence[float] | None = None, *, unit: str = "m") -> Axes:
     """Prepare ``ax`` as a piece of the plane: equal scales, labelled axes, optional limits.
@@ -210,47 +191,3 @@ def draw_line(
     draw_vector(ax, scale * line.normal, start, color=color, label="n")
     ax.set_xlim(*limits[0])  # the long line and the arrow must not widen the view
     ax.set_ylim(*limits[1])
-
-
-def draw_pipeline(ax: Axes | None = None) -> Axes:
-    """Draw the step pipeline as a loop of :data:`PIPELINE_STAGES` with their chapters."""
-    import matplotlib.pyplot as plt
-
-    ax = plt.subplots(figsize=(8.0, 5.0))[1] if ax is None else _arguments.axes(ax)
-    count = len(PIPELINE_STAGES)
-    # Boxes sit on an ellipse, clockwise from the top, so the loop reads like a clock.
-    angles = np.pi / 2 - 2.0 * np.pi * np.arange(count) / count
-    centres = np.column_stack([3.3 * np.cos(angles), 2.0 * np.sin(angles)])
-    boxes = []
-    for (stage, chapters, group), (x, y) in zip(PIPELINE_STAGES, centres, strict=True):
-        text = ax.text(
-            x, y, f"{stage}\n({chapters})", ha="center", va="center", fontsize=8.5,
-            bbox={"boxstyle": "round,pad=0.4", "facecolor": _GROUP_COLOURS[group],
-                  "edgecolor": "#555555"},
-        )
-        boxes.append(text)
-    for i in range(count):
-        j = (i + 1) % count
-        last = j == 0  # the arrow back to the start is the next step
-        ax.annotate(
-            "", xy=tuple(centres[j]), xytext=tuple(centres[i]),
-            arrowprops={
-                "arrowstyle": "-|>", "color": "#777777" if last else "#333333",
-                "linestyle": "--" if last else "-", "connectionstyle": "arc3,rad=-0.15",
-                "patchA": boxes[i].get_bbox_patch(), "patchB": boxes[j].get_bbox_patch(),
-                "shrinkA": 4, "shrinkB": 4,
-            },
-        )
-    ax.text(
-        0.0, 0.15, "World.step(dt)", ha="center", va="center", fontsize=12, weight="bold"
-    )
-    ax.text(
-        0.0, -0.45,
-        "called at a fixed dt by the\ntimestep accumulator (ch 3);\nvectors (ch 1) everywhere",
-        ha="center", va="center", fontsize=8.5, color="#444444",
-    )
-    ax.set_xlim(-4.6, 4.6)
-    ax.set_ylim(-2.7, 2.7)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    return ax
