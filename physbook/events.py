@@ -171,16 +171,6 @@ def contact_states_into(shape_ids, bodies, point_counts, normals, points, depths
     return touch_count, hit_count
 
 
-def touches_and_hits(contacts, centers, velocities, angular_velocities, dt: float,
-                     threshold: float) -> tuple[np.ndarray, HitEvents]:
-    """The sorted keys of a contact table's touching pairs, and its :class:`HitEvents`
-    (see :func:`contact_states`)."""
-    keys, *hits = contact_states(contacts.shape_ids, contacts.bodies, contacts.point_counts,
-                                 contacts.normals, contacts.points, contacts.depths, centers,
-                                 velocities, angular_velocities, dt, threshold)
-    return keys, HitEvents(*hits)
-
-
 def difference(keys: np.ndarray, others: np.ndarray) -> np.ndarray:
     """The sorted keys of ``keys`` not in ``others`` (both sorted and unique)."""
     return np.setdiff1d(keys, others, assume_unique=True)

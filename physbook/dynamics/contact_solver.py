@@ -23,7 +23,6 @@ The stages, in the order a step runs them (Box2D v3 names them the same way):
   accumulated total clamped (chapter 9 or 10);
 - :func:`solve_soft`: one pass of soft contacts, spring–damper bias and speculative gaps
   (the soft step); with the bias off it *relaxes*;
-- :func:`apply_restitution`: bounce, from the approach speed measured before the solve;
 - :func:`project_positions` (chapter 9) or :func:`solve_positions` (non-linear Gauss–Seidel):
   remove overlap by moving positions;
 - :func:`land_late_bounces`: move apart the bodies of a touching point that bounced from
@@ -751,52 +750,6 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
                     inverse_mass_b, inverse_inertia_b, jt * -ny, jt * nx, rax, ray, rbx, rby)
         velocities[a, 0], velocities[a, 1], angular_velocities[a] = vax, vay, wa
         velocities[b, 0], velocities[b, 1], angular_velocities[b] = vbx, vby, wb
-
-
-@njit(refcounted=False)
-def apply_restitution(contacts, bodies, work, threshold):
-    """Bounce: drive v_n to −e·v_n⁻, with v_n⁻ the approach speed of the point when it
-    received its first impulse of the step.
-
-    Only points that approached faster than ``threshold`` and received a normal impulse
-    (a speculative point that never closed did not collide) bounce, each once: its approach
-    speed is then set to 0.
-    """
-    awake = bodies.awake
-    pairs, point_counts, normals, restitutions = (
-        contacts.bodies, contacts.point_counts, contacts.normals, contacts.restitutions)
-    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
-    inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
-    (arms_a, arms_b, normal_masses, _, _, relative_velocities, _, normal_impulses, _,
-     total_normal_impulses) = work
-    for m in range(pairs.shape[0]):
-        e = restitutions[m]
-        if e == 0.0:
-            continue
-        a = pairs[m, 0]
-        b = pairs[m, 1]
-        if not (awake[a] or awake[b]):
-            continue
-        nx = normals[m, 0]
-        ny = normals[m, 1]
-        for k in range(point_counts[m]):
-            if relative_velocities[m, k] > -threshold or total_normal_impulses[m, k] == 0.0:
-                continue
-            rax = arms_a[m, k, 0]
-            ray = arms_a[m, k, 1]
-            rbx = arms_b[m, k, 0]
-            rby = arms_b[m, k, 1]
-            dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx,
-                                         rby)
-            vn = dvx * nx + dvy * ny
-            j = -normal_masses[m, k] * (vn + e * relative_velocities[m, k])
-            relative_velocities[m, k] = 0.0
-            total = max(normal_impulses[m, k] + j, 0.0)
-            j = total - normal_impulses[m, k]
-            normal_impulses[m, k] = total
-            total_normal_impulses[m, k] += j
-            apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
-                          a, b, j * nx, j * ny, rax, ray, rbx, rby)
 
 
 @njit(refcounted=False)
