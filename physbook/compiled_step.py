@@ -36,7 +36,7 @@ from physbook.dynamics.contact_solver import ContactWork
 from physbook.dynamics.contact_table import contact_rows, update_contacts
 from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
 from physbook.dynamics.joint_table import drop_joined
-from physbook.dynamics.snapshot import save_step_start
+from physbook.dynamics.snapshot import save_motion, save_step_start
 from physbook.dynamics.solver_steps import solver_step
 from physbook.events import split_sensor_pairs
 from physbook.stages import (
@@ -53,6 +53,7 @@ BAD_STATE = 1  #: a body's state was not finite before the step; nothing was cha
 NEED_ROOM = 2  #: more candidate pairs than contact rows; only the tree was updated
 NOT_FINITE = 3  #: the solver made a state non-finite; the step must be undone
 FAST = 4  #: a body may have moved fast and hit something: the rest of the step is Python's
+QUIET = 5  #: nothing is awake: nothing moved, and the contacts and events stay as they were
 
 
 @njit(inline=True)
@@ -74,7 +75,7 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
     leaves moved, (contact rows, sensor rows), event counts).
 
-    The status is one of :data:`DONE`, :data:`BAD_STATE` (value: the code of
+    The status is one of :data:`DONE`, :data:`QUIET`, :data:`BAD_STATE` (value: the code of
     :func:`~physbook.dynamics.snapshot.first_non_finite`), :data:`NEED_ROOM` (the rows are
     then those the contact pairs and the sensor pairs need), :data:`NOT_FINITE` or
     :data:`FAST`. The arguments are the world's columns and buffers, grouped as
@@ -121,10 +122,13 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     if code >= 0:
         return BAD_STATE, code, keys, 0, (0, 0), (0, 0, False)
     if not synced:  # a second call after NEED_ROOM continues the step the first began
-        # Save what the step writes, to undo it (a state that overflows, an interrupt).
+        # Save what waking writes, to undo the step (a state that overflows, an interrupt).
         save_step_start(bodies, labels, saved)
-        # Wake: a sleeping body given a push, or moved, wakes with its island.
-        wake_before_step(bodies, labels, marks, sleeping)
+        # Wake: a sleeping body given a push, or moved, wakes with its island. With nothing
+        # awake, nothing moves: the contacts and what touches stay as they are.
+        if wake_before_step(bodies, labels, marks, sleeping) == 0:
+            return QUIET, 0, keys, 0, (old_count, 0), (0, 0, False)
+        save_motion(bodies, saved)
     step_margins(shapes.body, reaches[0], bodies, distance, dt, margins)
     # Broad phase: the library's tree.
     boxes_and_filters(shapes, bodies, filter_columns, margins, lower, upper, filters)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from physbook._jit import njit
 from physbook.broadphase.filters import shape_filters
 from physbook.dynamics.motion import speculative_margins
-from physbook.dynamics.snapshot import first_non_finite
+from physbook.dynamics.snapshot import first_non_finite_fast
 from physbook.events import contact_states_into
 from physbook.geometry.shape_table import shape_aabbs
 
@@ -41,11 +41,14 @@ class Stage(NamedTuple):
 STEP_STAGES = (
     Stage("check", 4, "body state", "nothing",
           "refuse a state written into the arrays that is not finite", ("check_state",)),
-    Stage("save", 4, "body state, island labels", "saved state",
-          "keep what the step writes, to undo a step that fails", ("save_step_start",)),
+    Stage("save", 4, "awake, sleep times, origins, forces, island labels", "saved state",
+          "keep what waking writes, to undo a step that fails", ("save_step_start",)),
     Stage("wake", 11, "body state, island labels", "awake, sleep times",
-          "a sleeping body given a push, or moved, wakes with its island",
-          ("wake_before_step",)),
+          "a sleeping body given a push, or moved, wakes with its island; with nothing "
+          "awake the step ends here", ("wake_before_step",)),
+    Stage("save motion", 4, "body motion", "saved state",
+          "once something is awake, keep the motion the step will change",
+          ("save_motion",)),
     Stage("margins", 10, "velocities, shape reaches", "shape margins",
           "how close two shapes may come within the step: a speculative contact's reach",
           ("step_margins",)),
@@ -81,9 +84,9 @@ STEP_STAGES = (
 def check_state(bodies) -> int:
     """The check stages: the code of :func:`~physbook.dynamics.snapshot.first_non_finite`
     for the body columns a step reads and writes (−1 when every one is finite)."""
-    return first_non_finite(bodies.centers, bodies.angles, bodies.velocities,
-                            bodies.angular_velocities, bodies.forces, bodies.torques,
-                            bodies.gravity_scales, bodies.origins)
+    return first_non_finite_fast(bodies.centers, bodies.angles, bodies.velocities,
+                                 bodies.angular_velocities, bodies.forces, bodies.torques,
+                                 bodies.gravity_scales, bodies.origins)
 
 
 @njit(refcounted=False)

@@ -34,6 +34,7 @@ from physbook.compiled_step import (
     FAST,
     NEED_ROOM,
     NOT_FINITE,
+    QUIET,
     new_step_state,
     step_from_state,
 )
@@ -61,7 +62,7 @@ from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
 from physbook.dynamics.motion import update_origins
 from physbook.dynamics.new_body import new_body_values
 from physbook.dynamics.sleep import Sleep
-from physbook.dynamics.snapshot import StepSnapshot, check_finite, save_step_start
+from physbook.dynamics.snapshot import StepSnapshot, check_finite, save_motion, save_step_start
 from physbook.dynamics.solvers import (
     COMPILED_SOLVERS,
     DEFAULT_SOLVER,
@@ -273,8 +274,11 @@ class World:
         save_step_start(bodies, islands, saved)
         self._save_joint_impulses(joints)
         # Islands (chapter 11): a sleeping body given a push, or moved, wakes with its
-        # island.
-        wake_before_step(bodies, islands, marks, self._sleep.enabled)
+        # island. With nothing awake nothing moves, and the contacts stay as they are.
+        if wake_before_step(bodies, islands, marks, self._sleep.enabled) == 0:
+            self._end_quiet_step(dt)
+            return
+        save_motion(bodies, saved)
         boxes, filters, margins = self._stage_buffers(len(shapes.ids))
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
@@ -373,6 +377,9 @@ class World:
                 springs, self._log.hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
+            if status == QUIET:
+                self._end_quiet_step(dt)
+                return
             if not synced:
                 tree.accept(state.shape_count, keys, moved)
             if status != NEED_ROOM:
@@ -392,6 +399,14 @@ class World:
         elif status == FAST:
             self._finish_step(bodies, contacts.arrays, joints, dt)
         self._conclude_step(dt, found)
+
+    def _end_quiet_step(self, dt: float) -> None:
+        """End a step in which nothing was awake: nothing moved, no contact changed, and
+        the pairs that touched still touch (a sleeping pair's contact stays as it fell
+        asleep, touching or not)."""
+        if not self._shapes.sensor_count and self._sensor_contacts.count:
+            self._sensor_contacts.clear()  # the last sensor was removed since the last step
+        self._conclude_step(dt, (0, 0, False))
 
     def _undo_step(self, rows_before: tuple) -> None:
         """Put back what a step cut short had written: the body columns and island labels

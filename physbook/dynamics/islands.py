@@ -63,7 +63,8 @@ def wake_before_step(bodies, islands, marks, sleeping):
     dynamic ones when their island has an awake body, when a velocity or a force was given
     to them since the last step, or when their centre or angle was written (all of them
     when ``sleeping`` is off). A force or torque also restarts the body's sleep time: a
-    body pushed every step never sleeps.
+    body pushed every step never sleeps. Returns how many bodies are awake after it: none
+    means that nothing can move in this step.
 
     A sleeping body's centre and angle stay where it fell asleep (its ``sleep_centers`` and
     ``sleep_angles``) unless something writes them through the arrays: such a body goes
@@ -77,8 +78,7 @@ def wake_before_step(bodies, islands, marks, sleeping):
     centers, angles = bodies.centers, bodies.angles
     sleep_centers, sleep_angles = bodies.sleep_centers, bodies.sleep_angles
     count = kinds.shape[0]
-    for i in range(count):
-        marks[i] = False
+    awake_count = 0
     for i in range(count):
         if kinds[i] == STATIC:
             awake[i] = False
@@ -87,6 +87,7 @@ def wake_before_step(bodies, islands, marks, sleeping):
                   or angular_velocities[i] != 0.0)
         if kinds[i] == KINEMATIC:
             awake[i] = moving
+            awake_count += moving
             continue
         pushed = forces[i, 0] != 0.0 or forces[i, 1] != 0.0 or torques[i] != 0.0
         moved = not awake[i] and (centers[i, 0] != sleep_centers[i, 0]
@@ -99,11 +100,20 @@ def wake_before_step(bodies, islands, marks, sleeping):
         if pushed:
             # A body under a force is not at rest, however slowly it moves yet.
             sleep_times[i] = 0.0
+        awake_count += awake[i]
+    if awake_count == 0:
+        return 0  # every island sleeps on: nothing to spread
+    # An awake body wakes its island: mark the islands, then wake their sleeping bodies.
+    for i in range(count):
+        marks[i] = False
+    for i in range(count):
         if awake[i]:
             marks[islands[i]] = True
     for i in range(count):
-        if kinds[i] == DYNAMIC and marks[islands[i]]:
+        if kinds[i] == DYNAMIC and marks[islands[i]] and not awake[i]:
             _wake(awake, sleep_times, i)
+            awake_count += 1
+    return awake_count
 
 
 @njit(refcounted=False)
