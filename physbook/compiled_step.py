@@ -29,16 +29,26 @@ column (a body, a shape or a joint added or removed, a buffer grown, a setting c
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
+
 from physbook._jit import ENABLED, njit
-from physbook.broadphase.tree import overlapping_pairs, sync_and_pair
-from physbook.continuous import may_stop_fast
+from physbook.broadphase.tree import TreeStage, overlapping_pairs, sync_and_pair
+from physbook.collision.manifold import NarrowScratch
+from physbook.continuous import Reaches, may_stop_fast
 from physbook.dynamics.contact_solver import ContactWork
 from physbook.dynamics.contact_table import contact_rows, update_contacts
-from physbook.dynamics.islands import update_islands, wake_before_step, wake_touched
+from physbook.dynamics.islands import (
+    IslandWork,
+    update_islands,
+    wake_before_step,
+    wake_touched,
+)
 from physbook.dynamics.joint_table import drop_joined
 from physbook.dynamics.snapshot import save_motion, save_step_start
-from physbook.dynamics.solver_steps import solver_step
-from physbook.events import split_sensor_pairs
+from physbook.dynamics.solver_steps import SolverWork, solver_step
+from physbook.events import EventBuffers, EventCounts, split_sensor_pairs
 from physbook.stages import (
     boxes_and_filters,
     check_state,
@@ -56,6 +66,84 @@ FAST = 4  #: a body may have moved fast and hit something: the rest of the step 
 QUIET = 5  #: nothing is awake: nothing moved, and the contacts and events stay as they were
 
 
+class StepArgs(NamedTuple):
+    """The arguments of :func:`compiled_step` that stay the same from step to step, held in
+    a :class:`StepState`: the world's columns and the buffers kept between steps.
+
+    ``bodies``, ``shapes`` and ``filter_columns`` are the body and shape tables' columns;
+    ``boxes``, ``filters`` and ``margins`` the broad phase's input, filled each step;
+    ``distance`` the solver's speculative distance (m); ``tree`` the tree stage's arrays
+    and settings (:class:`~physbook.broadphase.tree.TreeStage`, its ``known`` and ``keys``
+    replaced each step); ``joints`` None in a world without joints (``joint_bodies`` then
+    has no rows), so that numba compiles that case without the joint stages, and
+    ``joined`` the body pairs a joint keeps from colliding; ``contact_sets`` the contact
+    table's two sets, which swap at each step; ``narrow`` the narrow phase's scratch
+    (:class:`~physbook.collision.manifold.NarrowScratch`); ``saved`` the buffers of the
+    state at the start of the step (:class:`~physbook.dynamics.snapshot.SavedStep`), so
+    that the world can undo it; ``islands`` chapter 11's labels, scratch and thresholds
+    (:class:`~physbook.dynamics.islands.IslandWork`); ``reaches`` how far each shape and
+    each body reach (:class:`~physbook.continuous.Reaches`); ``solver`` the solver's
+    settings and work arrays (:class:`~physbook.dynamics.solver_steps.SolverWork`);
+    ``events`` the buffers of the events stage
+    (:class:`~physbook.events.EventBuffers`)."""
+
+    bodies: tuple
+    shapes: tuple
+    filter_columns: tuple
+    boxes: tuple
+    filters: tuple
+    margins: np.ndarray
+    distance: float
+    tree: TreeStage
+    joints: tuple | None
+    joint_bodies: np.ndarray
+    joined: np.ndarray
+    contact_sets: tuple
+    narrow: NarrowScratch
+    saved: tuple
+    islands: IslandWork
+    reaches: Reaches
+    solver: SolverWork
+    events: EventBuffers
+
+
+class SensorSets(NamedTuple):
+    """The sensor table's two sets of rows (``first``, ``second``), which swap at each
+    step, and zero margins for each shape: a sensor's pairs overlap or not, never
+    speculatively."""
+
+    first: tuple
+    second: tuple
+    zero_margins: np.ndarray
+
+
+class SensorSource(NamedTuple):
+    """Where :func:`compiled_step` finds the sensor rows: the ``state`` holding the
+    :class:`SensorSets`, whether its first set holds the last step's rows
+    (``old_is_first``) and their count (``old_count``)."""
+
+    state: object
+    old_is_first: bool
+    old_count: int
+
+
+class StepResult(NamedTuple):
+    """What :func:`compiled_step` returns: the ``status`` (:data:`DONE` ...), its ``value``
+    (the code of :func:`~physbook.dynamics.snapshot.first_non_finite` for
+    :data:`BAD_STATE`), the tree's candidate ``keys`` and the leaves it inserted or renewed
+    (``moved``), the contact rows and sensor rows written (after :data:`NEED_ROOM`: those
+    needed), and the :class:`~physbook.events.EventCounts` (all zero when the step stopped
+    before its events stage)."""
+
+    status: int
+    value: int
+    keys: np.ndarray
+    moved: int
+    contact_rows: int
+    sensor_rows: int
+    counts: EventCounts
+
+
 @njit(inline=True)
 def _work_rows(work, count):
     """The first ``count`` rows of the solver's contact work arrays."""
@@ -67,125 +155,110 @@ def _work_rows(work, count):
 
 
 @njit(inline=True)
-def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance, tree,
-                  synced, joints, joint_bodies, joined, old_contacts, old_count, new_contacts,
-                  sensing, sensor_contacts, narrow, saved, islands, sleeping, continuous,
-                  reaches, solver, springs, events, touching, gravity, dt, hit_speed):
+def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sensing,
+                  sensors, sleeping, continuous, springs, touching, gravity, dt, hit_speed):
     """One step of a world whose stages are the library's own, in the order of
-    :meth:`World.step <physbook.world.World.step>`; returns (status, value, tree keys,
-    leaves moved, (contact rows, sensor rows), event counts).
+    :data:`~physbook.stages.STEP_STAGES`; returns a :class:`StepResult`.
 
-    The status is one of :data:`DONE`, :data:`QUIET`, :data:`BAD_STATE` (value: the code of
-    :func:`~physbook.dynamics.snapshot.first_non_finite`), :data:`NEED_ROOM` (the rows are
-    then those the contact pairs and the sensor pairs need), :data:`NOT_FINITE` or
-    :data:`FAST`. The arguments are the world's columns and buffers, grouped as
-    :meth:`World._compiled_state <physbook.world.World._compiled_state>` gathers them:
+    ``args`` are the world's columns and buffers (:class:`StepArgs`); ``tree`` the tree
+    stage (:class:`~physbook.broadphase.tree.TreeStage`) with this step's known rows and
+    candidate keys; ``synced`` says this step already updated the tree and its keys are
+    this step's (a second call after :data:`NEED_ROOM`). ``old_contacts`` hold the last
+    step's ``old_count`` rows, and the new rows go into ``new_contacts``. ``sensing`` says
+    some shape is a sensor; ``sensors`` then says where the sensor rows are
+    (:class:`SensorSource`): a sensor's pair gets an overlap test instead of a contact
+    (:func:`~physbook.events.split_sensor_pairs`). ``sleeping`` and ``continuous`` are the
+    world's switches, ``springs`` the solver's softnesses for ``dt``
+    (:class:`~physbook.dynamics.solver_steps.Springs`), ``touching`` last step's touching
+    keys, ``hit_speed`` (m/s) the speed of a hit.
 
-    - ``tree`` holds the tree's arrays and settings; ``synced`` says this step already
-      updated it and its keys are this step's (a second call after :data:`NEED_ROOM`);
-    - ``sensing`` says some shape is a sensor; ``sensor_contacts`` then gives the overlap
-      rows of sensors as ``(the StepState, whether its first sensor set holds the last
-      step's rows, their count)``: a sensor's pair gets an overlap test instead of a
-      contact (:func:`~physbook.events.split_sensor_pairs`);
-    - ``narrow`` is the narrow phase's scratch (both narrow phases share it: each works
-      out the rotations of the bodies it needs)
-      (:func:`~physbook.collision.manifold.narrow_scratch`);
-    - ``saved`` holds the buffers of the state at the start of the step
-      (:class:`~physbook.dynamics.snapshot.SavedStep`), filled before anything moves, so
-      that the world can undo the step;
-    - ``islands`` holds the labels and scratch of chapter 11 with the sleep thresholds;
-    - ``reaches`` says how far each shape, and each body's shapes, reach from its centre
-      of mass (:func:`~physbook.continuous.shape_reaches`: per shape, per body);
-    - ``solver`` holds the solver's settings and work arrays, the soft step's colouring
-      work arrays when it solves in colours (else None), and their ``chunks`` when it
-      solves on several threads (else None); ``springs`` the softnesses of contacts, static
-      contacts and joints, which depend on ``dt``;
-    - ``joints`` and the joint work are None in a world without joints (``joint_bodies``
-      then has no rows), so that numba compiles that case without the joint stages, as
-      the staged pipeline does.
-
-    The events are those of :func:`~physbook.events.contact_states` for the new rows, the
-    bodies' motion before the step, ``dt`` and ``hit_speed``, written into the buffers
-    ``events`` (see :func:`~physbook.stages.contact_events_into`); the event counts are
-    (touching pairs, hits, whether the touching keys differ from ``touching``, last
-    step's), all zero when the step stopped before its narrow phase.
+    The status is one of :data:`DONE`, :data:`QUIET`, :data:`BAD_STATE`,
+    :data:`NEED_ROOM` (the rows are then those the contact pairs and the sensor pairs
+    need), :data:`NOT_FINITE` or :data:`FAST`. The events are those of
+    :func:`~physbook.events.contact_states` for the new rows, the bodies' motion before
+    the step, ``dt`` and ``hit_speed``, written into ``args.events``.
     """
-    (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known, tree_margin,
-     prediction, shrink, keys) = tree
-    labels, marks, parents, slowest, linear_speed, angular_speed, time_to_sleep = islands
-    soft_settings, impulse_settings, work, motion, joint_work, colouring, threads = solver
-    soft, static_soft, joint_soft = springs
-    lower, upper = boxes
+    bodies, shapes, saved, islands = args.bodies, args.shapes, args.saved, args.islands
+    labels, marks = islands.labels, islands.marks
+    keys, nothing = tree.keys, EventCounts(0, 0, False)
     # The stages of physbook.stages.STEP_STAGES, in its order.
     # Check: a state the user wrote must be finite before anything moves.
     code = check_state(bodies)
     if code >= 0:
-        return BAD_STATE, code, keys, 0, (0, 0), (0, 0, False)
+        return StepResult(BAD_STATE, code, keys, 0, 0, 0, nothing)
     if not synced:  # a second call after NEED_ROOM continues the step the first began
         # Save what waking writes, to undo the step (a state that overflows, an interrupt).
         save_step_start(bodies, labels, saved)
         # Wake: a sleeping body given a push, or moved, wakes with its island. With nothing
         # awake, nothing moves: the contacts and what touches stay as they are.
         if wake_before_step(bodies, labels, marks, sleeping) == 0:
-            return QUIET, 0, keys, 0, (old_count, 0), (0, 0, False)
+            return StepResult(QUIET, 0, keys, 0, old_count, 0, nothing)
         save_motion(bodies, saved)
-    step_margins(shapes.body, reaches[0], bodies, distance, dt, margins)
+    step_margins(shapes.body, args.reaches.shapes, bodies, args.distance, dt, args.margins)
     # Broad phase: the library's tree.
-    boxes_and_filters(shapes, bodies, filter_columns, margins, lower, upper, filters)
+    boxes, filters = args.boxes, args.filters
+    boxes_and_filters(shapes, bodies, args.filter_columns, args.margins, boxes.lower,
+                      boxes.upper, filters)
     if synced:
         # Synced again, the tree would see no displacement and might refit fat boxes the
         # staged step keeps; its keys are already this step's.
-        inserted, pairs = 0, overlapping_pairs(keys, lower, upper, filters)
+        inserted, pairs = 0, overlapping_pairs(keys, boxes.lower, boxes.upper, filters)
     else:
-        inserted, keys, pairs = sync_and_pair(nodes, tree_state, leaf_of_row, tree_centers,
-                                               tree_moved, lower, upper, known, tree_margin,
-                                               prediction, shrink, keys, filters)
-    if joined.shape[0] and pairs.shape[0]:
-        pairs = drop_joined(pairs, shapes.body, joined)
+        inserted, keys, pairs = sync_and_pair(
+            tree.nodes, tree.state, tree.leaf_of_row, tree.centers, tree.moved, boxes.lower,
+            boxes.upper, tree.known, tree.margin, tree.prediction, tree.shrink, keys,
+            filters)
+    if args.joined.shape[0] and pairs.shape[0]:
+        pairs = drop_joined(pairs, shapes.body, args.joined)
     # Sensors only report overlaps: their pairs get no contact, only an overlap test.
     sensor_count = 0
+    narrow = args.narrow
     if sensing:
-        pairs, sensed = split_sensor_pairs(pairs, filter_columns.sensor)
+        pairs, sensed = split_sensor_pairs(pairs, args.filter_columns.sensor)
         # The sensor rows are read only here: a world without sensors takes no reference
         # to their columns (see physbook._jit).
-        holder, sensor_old_is_first, sensor_old_count = sensor_contacts
-        first, second, zero_margins = holder.sensors
-        sensor_old, sensor_new = (first, second) if sensor_old_is_first else (second, first)
+        held = sensors.state.sensors
+        sensor_old, sensor_new = ((held.first, held.second) if sensors.old_is_first
+                                  else (held.second, held.first))
         if (pairs.shape[0] > new_contacts.point_counts.shape[0]
                 or sensed.shape[0] > sensor_new.point_counts.shape[0]):
-            return (NEED_ROOM, 0, keys, inserted, (pairs.shape[0], sensed.shape[0]),
-                    (0, 0, False))
+            return StepResult(NEED_ROOM, 0, keys, inserted, pairs.shape[0], sensed.shape[0],
+                              nothing)
         sensor_count = update_contacts(sensed, shapes, bodies.origins, bodies.angles,
-                                       zero_margins, bodies.restitutions, bodies.frictions,
-                                       bodies.awake, sensor_old, sensor_old_count, sensor_new,
-                                       narrow)
+                                       held.zero_margins, bodies.restitutions,
+                                       bodies.frictions, bodies.awake, sensor_old,
+                                       sensors.old_count, sensor_new, narrow)
     elif pairs.shape[0] > new_contacts.point_counts.shape[0]:
-        return NEED_ROOM, 0, keys, inserted, (pairs.shape[0], 0), (0, 0, False)
+        return StepResult(NEED_ROOM, 0, keys, inserted, pairs.shape[0], 0, nothing)
     # Narrow phase, impulses carried over by shape ids and feature ids.
-    contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
-                                    bodies.restitutions, bodies.frictions, bodies.awake,
-                                    old_contacts, old_count, new_contacts, narrow)
+    contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles,
+                                    args.margins, bodies.restitutions, bodies.frictions,
+                                    bodies.awake, old_contacts, old_count, new_contacts,
+                                    narrow)
     contacts = contact_rows(new_contacts, contact_count)
     if sleeping:
-        wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,
+        wake_touched(contacts.bodies, args.joint_bodies, bodies.kinds, bodies.awake,
                      bodies.sleep_times, labels, marks)
+    solver = args.solver
     if bodies.awake.any():
-        solver_step(soft_settings, impulse_settings, contacts, bodies,
-                    _work_rows(work, contact_count), motion, joints, joint_work, gravity, dt,
-                    soft, static_soft, joint_soft, colouring, threads)
+        solver_step(solver.soft_settings, solver.impulse_settings, contacts, bodies,
+                    _work_rows(solver.work, contact_count), solver.motion, args.joints,
+                    solver.joint_work, gravity, dt, springs.contacts, springs.static_contacts,
+                    springs.joints, solver.colouring, solver.threads)
     # Events: which pairs touch and which hit, from the motion saved before the step.
-    states = contact_events_into(contacts, saved, dt, hit_speed, events, touching)
+    counts = contact_events_into(contacts, saved, dt, hit_speed, args.events, touching)
     if check_state(bodies) >= 0:
-        return NOT_FINITE, 0, keys, inserted, (contact_count, sensor_count), states
-    if continuous and may_stop_fast(bodies, saved.centers, saved.angles, reaches[1],
-                                    shapes.body):
+        return StepResult(NOT_FINITE, 0, keys, inserted, contact_count, sensor_count, counts)
+    if continuous and may_stop_fast(bodies, saved.centers, saved.angles,
+                                    args.reaches.bodies, shapes.body):
         # Continuous collision: the rest of the step is Python's.
-        return FAST, 0, keys, inserted, (contact_count, sensor_count), states
+        return StepResult(FAST, 0, keys, inserted, contact_count, sensor_count, counts)
     if sleeping:
-        update_islands(bodies, contacts.bodies, joint_bodies, dt, linear_speed,
-                       angular_speed, time_to_sleep, labels, parents, slowest)
+        update_islands(bodies, contacts.bodies, args.joint_bodies, dt, islands.linear_speed,
+                       islands.angular_speed, islands.time_to_sleep, labels, islands.parents,
+                       islands.slowest)
     clear_forces(bodies)
-    return DONE, 0, keys, inserted, (contact_count, sensor_count), states
+    return StepResult(DONE, 0, keys, inserted, contact_count, sensor_count, counts)
 
 if ENABLED:
     from numba.core import types
@@ -214,15 +287,10 @@ else:
 
 
 @njit
-def new_step_state(args) -> StepState:
-    """A :class:`StepState` holding ``args``: (bodies, shapes, filter columns, boxes,
-    filters, margins, speculative distance, tree arrays, tree settings, joints, joint bodies,
-    joined pairs, the two contact sets, narrow phase scratch, saved state, islands, shape
-    and body reaches, solver, event buffers, and last the two sensor sets with zero
-    margins), each as :func:`compiled_step` takes it; the tree's arrays are its first five
-    and its settings its margin, prediction and shrink margin. The sensor sets are held
-    apart (``sensors``), read only by a world with a sensor."""
-    return StepState(args[:-1], args[-1])
+def new_step_state(args, sensors) -> StepState:
+    """A :class:`StepState` holding ``args`` (:class:`StepArgs`) and the
+    :class:`SensorSets`, held apart: only a world with a sensor reads them."""
+    return StepState(args, sensors)
 
 
 @njit
@@ -235,20 +303,15 @@ def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first
     the same two for the sensor sets, the tree's candidate keys, the rows
     its leaves hold and whether this step synced it already, the sleep and continuous
     switches, last step's touching keys, gravity, ``dt`` with the solver's softnesses for
-    it (``springs``, as :func:`compiled_step` takes them) and the speed of a hit. A game
-    that steps by the frame time it measured changes ``dt`` every step, so nothing that
-    depends on it is held in the state."""
-    (bodies, shapes, filter_columns, boxes, filters, margins, distance, tree_arrays,
-     tree_settings, joints, joint_bodies, joined, contact_sets, narrow, saved,
-     islands, reaches, solver, events) = state.args
-    nodes, tree_state, leaf_of_row, tree_centers, tree_moved = tree_arrays
-    tree_margin, prediction, shrink = tree_settings
-    first, second = contact_sets
+    it (``springs``) and the speed of a hit. A game that steps by the frame time it
+    measured changes ``dt`` every step, so nothing that depends on it is held in the
+    state."""
+    args = state.args
+    held = args.tree
+    tree = TreeStage(held.nodes, held.state, held.leaf_of_row, held.centers, held.moved,
+                     known, held.margin, held.prediction, held.shrink, keys)
+    first, second = args.contact_sets
     old, new = (first, second) if old_is_first else (second, first)
-    return compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, distance,
-                         (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, known,
-                          tree_margin, prediction, shrink, keys),
-                         synced, joints, joint_bodies, joined, old, old_count, new, sensing,
-                         (state, sensor_old_is_first, sensor_old_count), narrow,
-                         saved, islands, sleeping, continuous, reaches, solver, springs,
-                         events, touching, gravity, dt, hit_speed)
+    return compiled_step(args, tree, synced, old, old_count, new, sensing,
+                         SensorSource(state, sensor_old_is_first, sensor_old_count),
+                         sleeping, continuous, springs, touching, gravity, dt, hit_speed)

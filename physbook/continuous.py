@@ -21,6 +21,7 @@ crosses it.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,10 +39,19 @@ from physbook.geometry.shape_table import reach
 from physbook.kinds import CIRCLE, DYNAMIC, STATIC
 
 
+class Reaches(NamedTuple):
+    """How far shapes reach from their body's centre of mass (m): ``shapes`` (S,), the
+    farthest point of each shape, and ``bodies`` (N,), the largest over each body's
+    shapes."""
+
+    shapes: np.ndarray
+    bodies: np.ndarray
+
+
 @njit
 def shape_reaches(shapes, local_centers):
     """The farthest any point of each shape lies from its body's centre of mass (m), and
-    the same for each body (the largest over its shapes): (S,) and (N,)."""
+    the same for each body (the largest over its shapes), as :class:`Reaches`."""
     _, kind, body, radius, vertex_start, vertex_count, vertices, _ = shapes
     per_shape = np.zeros(kind.shape[0])
     per_body = np.zeros(local_centers.shape[0])
@@ -50,7 +60,7 @@ def shape_reaches(shapes, local_centers):
         per_shape[s] = reach(vertices[start:start + vertex_count[s]], radius[s],
                              local_centers[body[s]])
         per_body[body[s]] = max(per_body[body[s]], per_shape[s])
-    return per_shape, per_body
+    return Reaches(per_shape, per_body)
 
 
 @njit(inline=True)

@@ -23,6 +23,8 @@ from physbook.events import (
     Contact,
     ContactEvents,
     ContactHandler,
+    EventBuffers,
+    EventCounts,
     HitEvents,
     SensorEvents,
     difference,
@@ -161,25 +163,26 @@ class EventLog:
 
     # --- what the world tells it ------------------------------------------------------
 
-    def conclude(self, dt: float, sensor_contacts: ContactTable, found: tuple,
-                 buffers: tuple) -> None:
+    def conclude(self, dt: float, sensor_contacts: ContactTable, found: EventCounts,
+                 buffers: EventBuffers) -> None:
         """A step of ``dt`` is done: count it, and record which pairs touch, which sensors
         see whom and the hits. ``found`` holds the counts the step's events stage wrote into
-        ``buffers`` (:func:`~physbook.stages.contact_events_into`): touching pairs, hits,
-        and whether the touching keys changed since the last step.
+        ``buffers`` (:func:`~physbook.stages.contact_events_into`).
 
         Everything is worked out first and the record replaced in one assignment at the
         end, so that an exception (an interrupt) leaves either none of it or all of it.
         """
         # Built field by field, not with _replace and a dict: this runs every step.
         record = self.record
-        touch_count, hit_count, changed = found
-        keys, *hit_columns = buffers
         # The keys stay last step's array unless they changed.
-        touching = keys[:touch_count].copy() if changed else record.touching
-        hits = record.hits
+        touching = (buffers.keys[:found.touching].copy() if found.changed
+                    else record.touching)
+        hits, hit_count = record.hits, found.hits
         if hit_count or len(hits.speeds):
-            hits = HitEvents(*(column[:hit_count].copy() for column in hit_columns))
+            hits = HitEvents(buffers.hit_ids[:hit_count].copy(),
+                             buffers.hit_points[:hit_count].copy(),
+                             buffers.hit_normals[:hit_count].copy(),
+                             buffers.hit_speeds[:hit_count].copy())
         sensing = record.sensing
         if sensor_contacts.count or len(sensing):
             # Contact rows are sorted by shape ids, so the keys are sorted too.

@@ -51,6 +51,35 @@ class SensorEvents(NamedTuple):
     end: np.ndarray
 
 
+class EventBuffers(NamedTuple):
+    """What an events stage writes into, kept between steps, at least one row per contact
+    row: the touching pairs' ``keys``, and the hits' shape ids ``hit_ids`` (H, 2), points
+    ``hit_points`` (H, 2) (m), normals ``hit_normals`` (H, 2) and speeds ``hit_speeds``
+    (H,) (m/s), in the first rows (see :func:`contact_states_into`)."""
+
+    keys: np.ndarray
+    hit_ids: np.ndarray
+    hit_points: np.ndarray
+    hit_normals: np.ndarray
+    hit_speeds: np.ndarray
+
+
+class EventCounts(NamedTuple):
+    """What an events stage found: how many pairs touch (``touching``) and hit
+    (``hits``), the rows of :class:`EventBuffers` it filled, and whether the touching keys
+    differ from the last step's (``changed``)."""
+
+    touching: int
+    hits: int
+    changed: bool
+
+
+def event_buffers(rows: int) -> EventBuffers:
+    """Empty :class:`EventBuffers` for ``rows`` contact rows."""
+    return EventBuffers(np.empty(rows, np.int64), np.empty((rows, 2), np.int64),
+                        np.empty((rows, 2)), np.empty((rows, 2)), np.empty(rows))
+
+
 def pair_keys(shape_ids: np.ndarray) -> np.ndarray:
     """One int64 per pair of shape ids (a, b), a < b: a·2³² + b, ordered as the pairs."""
     return (shape_ids[:, 0].astype(np.int64) << 32) + shape_ids[:, 1]

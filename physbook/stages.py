@@ -18,7 +18,7 @@ from physbook._jit import njit
 from physbook.broadphase.filters import shape_filters
 from physbook.dynamics.motion import speculative_margins
 from physbook.dynamics.snapshot import first_non_finite_fast
-from physbook.events import contact_states_into
+from physbook.events import EventCounts, contact_states_into
 from physbook.geometry.shape_table import shape_aabbs
 
 
@@ -116,20 +116,20 @@ def boxes_and_filters(shapes, bodies, filter_columns, margins, lower, upper, fil
 def contact_events_into(contacts, saved, dt, hit_speed, events, touching):
     """The events stage: :func:`~physbook.events.contact_states` of the contact rows, with
     the centres and velocities ``saved`` before the step, written into ``events`` (the
-    buffers of :func:`~physbook.events.contact_states_into`); returns (touching pairs,
-    hits, whether the touching keys differ from ``touching``, last step's)."""
-    keys, hit_ids, hit_points, hit_normals, hit_speeds = events
+    :class:`~physbook.events.EventBuffers`); returns the
+    :class:`~physbook.events.EventCounts`, ``touching`` being last step's keys."""
+    keys = events.keys
     touch_count, hit_count = contact_states_into(
         contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
         contacts.points, contacts.depths, saved.centers, saved.velocities,
-        saved.angular_velocities, dt,
-        hit_speed, keys, hit_ids, hit_points, hit_normals, hit_speeds)
+        saved.angular_velocities, dt, hit_speed, keys, events.hit_ids, events.hit_points,
+        events.hit_normals, events.hit_speeds)
     if touch_count != touching.shape[0]:
-        return touch_count, hit_count, True
+        return EventCounts(touch_count, hit_count, True)
     for k in range(touch_count):
         if keys[k] != touching[k]:
-            return touch_count, hit_count, True
-    return touch_count, hit_count, False
+            return EventCounts(touch_count, hit_count, True)
+    return EventCounts(touch_count, hit_count, False)
 
 
 @njit(refcounted=False)

@@ -35,6 +35,8 @@ from physbook.compiled_step import (
     NEED_ROOM,
     NOT_FINITE,
     QUIET,
+    SensorSets,
+    StepArgs,
     new_step_state,
     step_from_state,
 )
@@ -46,6 +48,7 @@ from physbook.dynamics.body_table import BodyArrays, BodyRemoval, BodyTable
 from physbook.dynamics.colouring import Colouring, share_out
 from physbook.dynamics.contact_table import ContactTable, update_contacts
 from physbook.dynamics.islands import (
+    IslandWork,
     islands_after_removals,
     update_islands,
     wake_before_step,
@@ -63,6 +66,7 @@ from physbook.dynamics.motion import update_origins
 from physbook.dynamics.new_body import new_body_values
 from physbook.dynamics.sleep import Sleep
 from physbook.dynamics.snapshot import StepSnapshot, check_finite, save_motion, save_step_start
+from physbook.dynamics.solver_steps import CompiledSettings, SolverWork
 from physbook.dynamics.solvers import (
     COMPILED_SOLVERS,
     DEFAULT_SOLVER,
@@ -70,7 +74,7 @@ from physbook.dynamics.solvers import (
     contact_solver,
 )
 from physbook.event_log import EventLog
-from physbook.events import split_sensor_pairs
+from physbook.events import EventBuffers, EventCounts, event_buffers, split_sensor_pairs
 from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shape_table import ShapeRemoval, ShapeTable, shape_aabbs
@@ -210,7 +214,7 @@ class World:
         self._zero_margins = np.zeros(capacity)
         # Sensors, events and queries (chapter 12).
         self._sensor_contacts = ContactTable(capacity)
-        self._events = (np.empty(0, np.int64),)  # the compiled step's event buffers
+        self._events = event_buffers(0)  # the events stage's buffers
         self._log = EventLog(self._bodies, self._shapes)
         self._queries = QueryIndex(self._bodies, self._shapes, self._broad_phase, self._log)
 
@@ -283,7 +287,7 @@ class World:
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
         reaches = shape_reaches(shapes, bodies.local_centers)
-        step_margins(shapes.body, reaches[0], bodies,
+        step_margins(shapes.body, reaches.shapes, bodies,
                      getattr(self._solver, "speculative_distance", 0.0), dt, margins)
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
         pairs = self._find_pairs(shapes, bodies, boxes, filters, margins)
@@ -336,11 +340,11 @@ class World:
             reaches = shape_reaches(shapes.arrays, bodies.local_centers)
             start_centers = self._snapshot.column("centers")
             start_angles = self._snapshot.column("angles")
-            if may_stop_fast(bodies, start_centers, start_angles, reaches[1],
+            if may_stop_fast(bodies, start_centers, start_angles, reaches.bodies,
                              shapes.arrays.body) and stop_fast_bodies(
                     bodies, shapes, self._joints.joined_pairs(), start_centers, start_angles,
                     self._queries.continuous_tree,
-                    fast_bodies(bodies, start_centers, start_angles, reaches[1]), reaches):
+                    fast_bodies(bodies, start_centers, start_angles, reaches.bodies), reaches):
                 update_origins(bodies)
         count = len(bodies.kinds)
         if self._sleep.enabled:  # islands at rest long enough fall asleep
@@ -361,44 +365,43 @@ class World:
         # The solver's settings, and its softnesses for this dt (a state holds only the
         # settings: a game may step by the frame time it measured, a new dt each step).
         settings = self._solver.compiled_settings(dt)
-        springs = settings[2:]
         while True:
             current, old_count, spare = contacts.sets(0)
             sensed, sensed_count, sensed_spare = sensors.sets(0)
-            state = self._compiled_state(settings[:2], (current, spare),
-                                         (sensed, sensed_spare))
+            state = self._compiled_state(settings, (current, spare), (sensed, sensed_spare))
             if state.colouring is not None and self._solver.parallel:
                 share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
-            status, value, keys, moved, rows, found = step_from_state(
+            result = step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, sensing,
                 sensed is state.sensor_sets[0], sensed_count, keys, known, synced,
-                self._sleep.enabled, self._continuous, self._log.record.touching, self._gravity, dt,
-                springs, self._log.hit_speed)
+                self._sleep.enabled, self._continuous, self._log.record.touching,
+                self._gravity, dt, settings.springs, self._log.hit_speed)
+            status = result.status
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
             if status == QUIET:
                 self._end_quiet_step(dt)
                 return
             if not synced:
-                tree.accept(state.shape_count, keys, moved)
+                tree.accept(state.shape_count, result.keys, result.moved)
             if status != NEED_ROOM:
                 break
             # More pairs than contact (or sensor) rows: grow them and step again, from the
             # tree as this call left it.
-            contacts.sets(rows[0])
-            sensors.sets(rows[1])
+            contacts.sets(result.contact_rows)
+            sensors.sets(result.sensor_rows)
             synced = True
-        contacts.accept(rows[0])
+        contacts.accept(result.contact_rows)
         if sensing:
-            sensors.accept(rows[1])
+            sensors.accept(result.sensor_rows)
         elif sensors.count:  # the last sensor was removed since the last step
             sensors.clear()
         if status == NOT_FINITE:
             self._refuse_non_finite(bodies, dt)
         elif status == FAST:
             self._finish_step(bodies, contacts.arrays, joints, dt)
-        self._conclude_step(dt, found)
+        self._conclude_step(dt, result.counts)
 
     def _end_quiet_step(self, dt: float) -> None:
         """End a step in which nothing was awake: nothing moved, no contact changed, and
@@ -406,7 +409,7 @@ class World:
         asleep, touching or not)."""
         if not self._shapes.sensor_count and self._sensor_contacts.count:
             self._sensor_contacts.clear()  # the last sensor was removed since the last step
-        self._conclude_step(dt, (0, 0, False))
+        self._conclude_step(dt, EventCounts(0, 0, False))
 
     def _undo_step(self, rows_before: tuple) -> None:
         """Put back what a step cut short had written: the body columns and island labels
@@ -427,21 +430,20 @@ class World:
         self._step_state = None
         self._queries.forget()
 
-    def _compiled_state(self, settings: tuple, contact_sets: tuple,
+    def _compiled_state(self, settings: CompiledSettings, contact_sets: tuple,
                         sensor_sets: tuple) -> _CompiledState:
         """The columns and buffers the compiled step works on, gathered in a
         :class:`~physbook.compiled_step.StepState`, with ``contact_sets`` and
         ``sensor_sets`` the (current, spare) sets of the contact and sensor tables and
-        ``settings`` the solver's (the first two of its ``compiled_settings``); gathered
+        ``settings`` the solver's ``compiled_settings`` (its softnesses unused); gathered
         anew only when one was replaced (a body, shape or joint added or removed, a buffer
         grown, a setting changed). Everything it holds derives from the objects and values
         compared here; nothing depends on ``dt``."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         solver, tree = self._solver, self._broad_phase
-        soft_settings, impulse_settings = settings
         sources = (bodies, shapes, self._shapes.filters, joints)
         values = (self._sleep.linear_speed, self._sleep.angular_speed, self._sleep.time_to_sleep,
-                  tree.margin, tree.prediction, soft_settings, impulse_settings)
+                  tree.margin, tree.prediction, settings.soft, settings.impulse)
         cached = self._step_state
         current, spare = contact_sets
         if (cached is not None and cached.values == values
@@ -457,26 +459,24 @@ class World:
         has_joints = len(joints.kinds) > 0
         boxes, filters, margins = self._stage_buffers(shape_count)
         capacity = max(len(current.point_counts), len(spare.point_counts))
-        work, motion, joint_work = solver._scratch.views(
+        work, motion, joint_work = solver.work_views(
             capacity, count, len(joints.kinds) if has_joints else None)
-        (nodes, tree_state, leaf_of_row, tree_centers, tree_moved, _, tree_margin,
-         prediction, shrink, _) = tree.stage_arrays(shape_count)
         colouring = (solver.colouring(capacity, count) if isinstance(solver, SoftStepSolver)
                      else None)
-        islands = (self._sleep.labels[:count], self._sleep.marks[:count],
-                   self._sleep.parents[:count], self._sleep.slowest[:count],
-                   self._sleep.linear_speed, self._sleep.angular_speed, self._sleep.time_to_sleep)
-        handle = new_step_state((
+        sleep = self._sleep
+        islands = IslandWork(sleep.labels[:count], sleep.marks[:count], sleep.parents[:count],
+                             sleep.slowest[:count], sleep.linear_speed, sleep.angular_speed,
+                             sleep.time_to_sleep)
+        handle = new_step_state(StepArgs(
             bodies, shapes, self._shapes.filters, boxes, filters, margins,
-            solver.speculative_distance,
-            (nodes, tree_state, leaf_of_row, tree_centers, tree_moved),
-            (tree_margin, prediction, shrink),
+            solver.speculative_distance, tree.stage_arrays(shape_count),
             joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
             (current, spare), narrow_scratch(shapes, count), self._snapshot.buffers(count),
             islands, shape_reaches(shapes, bodies.local_centers),
-            (soft_settings, impulse_settings, work, motion, joint_work, colouring,
-             None if colouring is None else solver.threads(colouring)),
-            self._event_buffers(capacity), (*sensor_sets, self._zero_margins[:shape_count])))
+            SolverWork(settings.soft, settings.impulse, work, motion, joint_work, colouring,
+                       None if colouring is None else solver.threads(colouring)),
+            self._event_buffers(capacity)),
+            SensorSets(*sensor_sets, self._zero_margins[:shape_count]))
         self._step_state = _CompiledState(handle, sources, values, (current, spare),
                                           tuple(sensor_sets), shape_count, colouring)
         return self._step_state
@@ -533,12 +533,10 @@ class World:
                 pairs = drop_joined(pairs, shapes.body, joined)
         return pairs
 
-    def _event_buffers(self, rows: int) -> tuple[np.ndarray, ...]:
-        """Room for the events of ``rows`` contact rows, kept between steps: the buffers of
-        :func:`~physbook.events.contact_states_into`."""
-        if len(self._events) < 5 or len(self._events[0]) < rows:  # none yet, or too few
-            self._events = (np.empty(rows, np.int64), np.empty((rows, 2), np.int64),
-                            np.empty((rows, 2)), np.empty((rows, 2)), np.empty(rows))
+    def _event_buffers(self, rows: int) -> EventBuffers:
+        """Room for the events of ``rows`` contact rows, kept between steps."""
+        if len(self._events.keys) < rows:  # too few
+            self._events = event_buffers(rows)
             self._step_state = None  # it holds the buffers these replace
         return self._events
 

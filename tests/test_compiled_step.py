@@ -262,9 +262,9 @@ def test_a_dt_that_changes_every_step_keeps_the_gathered_state(calls, monkeypatc
     gathered = {"states": 0}
     new_step_state = world_module.new_step_state
 
-    def counted(arguments):
+    def counted(*arguments):
         gathered["states"] += 1
-        return new_step_state(arguments)
+        return new_step_state(*arguments)
 
     monkeypatch.setattr(world_module, "new_step_state", counted)
     compiled, staged = (scenes.pyramid(base=5) for _ in range(2))

@@ -580,8 +580,10 @@ world = scene.world
 for _ in range(30):
     world.step(scene.dt)
 solver = world.solver
-soft_settings, _, soft, static_soft, _ = solver.compiled_settings(scene.dt)
-substeps, _, push_out_speed, threshold, _ = soft_settings
+settings = solver.compiled_settings(scene.dt)
+substeps, push_out_speed = settings.soft.substeps, settings.soft.push_out_speed
+threshold = settings.soft.restitution_threshold
+soft, static_soft = settings.springs.contacts, settings.springs.static_contacts
 h = Exact(scene.dt) / substeps
 contacts, bodies = exact(world.contacts.arrays), exact(world.bodies.arrays)
 work = exact(cs.work_arrays(len(contacts.bodies)))

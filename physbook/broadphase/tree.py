@@ -961,6 +961,26 @@ class TreeRemoval(NamedTuple):
     done: np.ndarray
 
 
+class TreeStage(NamedTuple):
+    """What the tree stage of a compiled step works on (:meth:`DynamicTree.stage_arrays`):
+    the ``nodes`` (:class:`TreeNodes`), the root and counters (``state``), each row's leaf
+    (``leaf_of_row``), the box centres at the last update (``centers``, (S, 2), m), the
+    rows inserted or renewed since the keys were last found (``moved``), the rows the
+    leaves hold (``known``), the settings (``margin`` and ``shrink``, m; ``prediction``,
+    a multiple of the displacement) and the candidate ``keys`` a·2³² + b, sorted."""
+
+    nodes: TreeNodes
+    state: np.ndarray
+    leaf_of_row: np.ndarray
+    centers: np.ndarray
+    moved: np.ndarray
+    known: int
+    margin: float
+    prediction: float
+    shrink: float
+    keys: np.ndarray
+
+
 class DynamicTree:
     """The dynamic AABB tree as a broad phase stage that keeps its tree between calls
     (see the module docstring); call it with ``(boxes, filters)`` as any broad phase.
@@ -993,22 +1013,22 @@ class DynamicTree:
     def pairs(self, boxes: ShapeBoxes, filters: ShapeFilters) -> np.ndarray:
         """The method on checked input, as the world calls it: canonical pairs."""
         count = len(boxes.lower)
-        (nodes, state, leaf_of_row, centers, moved, known, margin, prediction, shrink,
-         keys) = self.stage_arrays(count)
-        inserted, keys, pairs = sync_and_pair(nodes, state, leaf_of_row, centers, moved,
-                                               boxes.lower, boxes.upper, known, margin,
-                                               prediction, shrink, keys, filters)
+        stage = self.stage_arrays(count)
+        inserted, keys, pairs = sync_and_pair(
+            stage.nodes, stage.state, stage.leaf_of_row, stage.centers, stage.moved,
+            boxes.lower, boxes.upper, stage.known, stage.margin, stage.prediction,
+            stage.shrink, stage.keys, filters)
         self.accept(count, keys, inserted)
         return pairs
 
-    def stage_arrays(self, count: int) -> tuple:
+    def stage_arrays(self, count: int) -> TreeStage:
         """For a compiled step that runs this stage itself (``tree`` of
         :func:`~physbook.compiled_step.compiled_step`): the tree's arrays and settings,
         with room for ``count`` rows; :meth:`accept` takes back what the step returns."""
         count = self._prepare(count)
-        return (self._nodes, self._state, self._leaf_of_row, self._centers, self._moved,
-                self._count, self.margin, self.prediction, TREE_SHRINK_MARGINS * self.margin,
-                self._keys)
+        return TreeStage(self._nodes, self._state, self._leaf_of_row, self._centers,
+                         self._moved, self._count, self.margin, self.prediction,
+                         TREE_SHRINK_MARGINS * self.margin, self._keys)
 
     def accept(self, count: int, keys: np.ndarray, moved: int) -> None:
         """A compiled step updated the tree to ``count`` rows; ``keys`` are its candidate

@@ -244,19 +244,31 @@ def _worked_swapped(kind, shape_a, shape_b):
     return shape_a > shape_b
 
 
+class NarrowScratch(NamedTuple):
+    """A narrow phase's scratch: room for the largest polygon in another frame
+    (``vertices``, ``normals``; :func:`vertex_scratch`), each body's rotation (``cosines``,
+    ``sines``, and whether it is worked out yet, ``done``), and which shapes need no
+    rotation (``unturned``; see :func:`pair_rotations`)."""
+
+    vertices: np.ndarray
+    normals: np.ndarray
+    cosines: np.ndarray
+    sines: np.ndarray
+    done: np.ndarray
+    unturned: np.ndarray
+
+
 @njit
 def narrow_scratch(shapes, body_count):
-    """Scratch for a narrow phase over ``shapes`` and ``body_count`` bodies: room for the
-    largest polygon in another frame (:func:`vertex_scratch`), each body's rotation
-    (cosines and sines, at first those of 0, and whether it is worked out yet), and which
-    shapes need no rotation (see :func:`pair_rotations`)."""
+    """A :class:`NarrowScratch` for a narrow phase over ``shapes`` and ``body_count``
+    bodies (the rotations at first those of 0)."""
     scratch_vertices, scratch_normals = vertex_scratch(shapes)
     unturned = np.zeros(shapes.kind.shape[0], np.bool_)
     for s in range(unturned.shape[0]):
         unturned[s] = centred_circle(shapes.kind, shapes.vertex_count, shapes.vertices,
                                      shapes.vertex_start[s], s)
-    return (scratch_vertices, scratch_normals, np.ones(body_count), np.zeros(body_count),
-            np.zeros(body_count, np.bool_), unturned)
+    return NarrowScratch(scratch_vertices, scratch_normals, np.ones(body_count),
+                         np.zeros(body_count), np.zeros(body_count, np.bool_), unturned)
 
 
 @njit(refcounted=False)
@@ -365,8 +377,9 @@ def _narrow_phase(pairs, shapes, origins, angles, margin, out):
     The unchecked kernel behind :func:`collide_pairs`: its input must already be valid.
     """
     _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
-    scratch_vertices, scratch_normals, cosines, sines, done, _ = narrow_scratch(
-        shapes, angles.shape[0])
+    scratch = narrow_scratch(shapes, angles.shape[0])
+    scratch_vertices, scratch_normals = scratch.vertices, scratch.normals
+    cosines, sines, done = scratch.cosines, scratch.sines, scratch.done
     point_counts, out_normals, out_points, out_depths, out_features = out
     pair_rotations(pairs, body, angles, cosines, sines, done)
     for p in range(pairs.shape[0]):

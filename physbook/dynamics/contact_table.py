@@ -96,11 +96,12 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_restitutions, 
 
     A pair whose bodies are both not ``awake`` (asleep, or asleep and static; chapter 11)
     has not moved: its old row is copied as it was, impulses included, and no manifold is
-    computed. Such a pair with no old row gets none. ``scratch`` is what
-    :func:`~physbook.collision.manifold.narrow_scratch` returns for the shapes and bodies.
+    computed. Such a pair with no old row gets none. ``scratch`` is the
+    :class:`~physbook.collision.manifold.NarrowScratch` of the shapes and bodies.
     """
     ids, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
-    scratch_vertices, scratch_normals, cosines, sines, done, unturned = scratch
+    scratch_vertices, scratch_normals = scratch.vertices, scratch.normals
+    cosines, sines, done, unturned = scratch.cosines, scratch.sines, scratch.done, scratch.unturned
     pair_rotations(pairs, body, angles, cosines, sines, done, awake, unturned)
     (shape_ids, bodies, point_counts, contact_normals, points, depths, features,
      normal_impulses, tangent_impulses, restitutions, frictions) = new

@@ -22,11 +22,28 @@ so that waking a body can wake its island before the solver runs.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from physbook._jit import njit
 from physbook.dynamics.motion import origin_of
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
+
+
+class IslandWork(NamedTuple):
+    """What the sleep stages of a compiled step work on: each body's island ``labels`` of
+    the last step, and scratch (N,) (``marks`` bool, ``parents`` int64, ``slowest``
+    float), with the sleep thresholds (``linear_speed`` m/s, ``angular_speed`` rad/s,
+    ``time_to_sleep`` s)."""
+
+    labels: np.ndarray
+    marks: np.ndarray
+    parents: np.ndarray
+    slowest: np.ndarray
+    linear_speed: float
+    angular_speed: float
+    time_to_sleep: float
 
 
 @njit(refcounted=False)

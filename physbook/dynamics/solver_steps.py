@@ -12,6 +12,10 @@ separately and leaves the joint stages out of it.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
+
 from physbook._jit import njit
 from physbook.dynamics.colouring import (
     colour_contacts,
@@ -65,6 +69,69 @@ from physbook.dynamics.wide_pass import (
     store_groups,
     warm_start_groups,
 )
+
+
+class SoftSettings(NamedTuple):
+    """The soft step's settings, as its compiled step takes them (see
+    :class:`~physbook.dynamics.solvers.SoftStepSolver`)."""
+
+    substeps: int
+    relax_iterations: int
+    push_out_speed: float
+    restitution_threshold: float
+    warm_starting: bool
+
+
+class ImpulseSettings(NamedTuple):
+    """The impulse solvers' settings, as their compiled step takes them (see
+    :class:`~physbook.dynamics.solvers.SequentialImpulseSolver`); ``position_correction``
+    is the index of its name in
+    :data:`~physbook.dynamics.solvers.POSITION_CORRECTIONS`."""
+
+    restitution_threshold: float
+    warm_starting: bool
+    iterations: int
+    accumulate: bool
+    position_correction: int
+    correction: float
+    slop: float
+    position_iterations: int
+    max_correction: float
+
+
+class Springs(NamedTuple):
+    """The softnesses of a step (they depend on ``dt``): of ``contacts``, of contacts with
+    a static body (``static_contacts``) and of ``joints``
+    (:class:`~physbook.dynamics.contact_solver.Softness` each)."""
+
+    contacts: tuple
+    static_contacts: tuple
+    joints: tuple
+
+
+class CompiledSettings(NamedTuple):
+    """A solver's ``compiled_settings(dt)``: its settings (``soft`` for the soft step,
+    ``impulse`` for the impulse solvers; the other is None) and the :class:`Springs`."""
+
+    soft: SoftSettings | None
+    impulse: ImpulseSettings | None
+    springs: Springs
+
+
+class SolverWork(NamedTuple):
+    """What the solve stage of a compiled step holds between steps: the solver's settings
+    (one of ``soft_settings`` and ``impulse_settings`` is None), its per-contact, per-body
+    and per-joint work arrays (``work``, ``motion``, ``joint_work``, None without joints),
+    the soft step's ``colouring`` work arrays when it solves in colours (else None) and
+    their ``threads`` chunks when it solves on several threads (else None)."""
+
+    soft_settings: SoftSettings | None
+    impulse_settings: ImpulseSettings | None
+    work: tuple
+    motion: tuple
+    joint_work: tuple | None
+    colouring: tuple | None
+    threads: np.ndarray | None
 
 
 @njit(refcounted=False)
@@ -294,7 +361,8 @@ def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion,
     One of ``soft_settings`` (the soft step's) and ``impulse_settings`` (the impulse
     solvers') is None, and ``joints`` and ``joint_work`` are None when the world has no
     joints: numba compiles each combination apart and leaves out the steps it does not
-    take. The settings and softnesses are a solver's ``compiled_settings(dt)``;
+    take. The settings (:class:`SoftSettings`, :class:`ImpulseSettings`) and softnesses
+    are a solver's ``compiled_settings(dt)`` (:class:`CompiledSettings`);
     ``colouring`` is the soft step's work arrays for solving in colours, or None for
     solving the rows in order; ``threads`` is its ``chunks`` when it solves on several
     threads, else None.
@@ -304,17 +372,19 @@ def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion,
     # solver's settings, so only the world's own solver is compiled.
     if impulse_settings is not None:
         if soft_settings is None:
-            (restitution_threshold, warm_starting, iterations, accumulate,
-             position_correction, correction, slop, position_iterations,
-             max_correction) = impulse_settings
+            settings = impulse_settings
             return impulse_step(contacts, bodies, work, motion, joints, joint_work,
-                                joint_soft, gravity, dt, iterations, accumulate,
-                                warm_starting, restitution_threshold, position_correction,
-                                correction, slop, position_iterations, max_correction)
+                                joint_soft, gravity, dt, settings.iterations,
+                                settings.accumulate, settings.warm_starting,
+                                settings.restitution_threshold, settings.position_correction,
+                                settings.correction, settings.slop,
+                                settings.position_iterations, settings.max_correction)
     if soft_settings is not None:
         if impulse_settings is None:
-            substeps, relax_iterations, push_out_speed, restitution_threshold, \
-                warm_starting = soft_settings
+            substeps, relax_iterations = soft_settings.substeps, soft_settings.relax_iterations
+            push_out_speed = soft_settings.push_out_speed
+            restitution_threshold = soft_settings.restitution_threshold
+            warm_starting = soft_settings.warm_starting
             if colouring is None:
                 return soft_step(contacts, bodies, work, motion, joints, joint_work,
                                  joint_soft, gravity, dt, substeps, relax_iterations, soft,

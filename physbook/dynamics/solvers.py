@@ -56,7 +56,15 @@ from physbook.dynamics.contact_solver import (
 from physbook.dynamics.contact_table import ContactColumns
 from physbook.dynamics.joint_solver import JointWork, joint_work_arrays
 from physbook.dynamics.joint_table import JointColumns
-from physbook.dynamics.solver_steps import coloured_soft_step, impulse_step, soft_step
+from physbook.dynamics.solver_steps import (
+    CompiledSettings,
+    ImpulseSettings,
+    SoftSettings,
+    Springs,
+    coloured_soft_step,
+    impulse_step,
+    soft_step,
+)
 
 #: The orders in which the soft step's passes may meet the contacts.
 ORDERS = ("colours", "rows")
@@ -301,16 +309,23 @@ class SequentialImpulseSolver:
         return _capped_softness(self.joint_hertz, self.joint_damping_ratio,
                                 _check.positive_scalar(dt, "dt"))
 
-    def compiled_settings(self, dt: float) -> tuple:
-        """(soft settings, impulse settings, soft, static soft, joint softness) for a step
-        of ``dt`` s (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes
-        them; the soft step's settings are None."""
-        return self._compiled.get(self, dt, lambda dt: (
+    def compiled_settings(self, dt: float) -> CompiledSettings:
+        """The settings and softnesses of a step of ``dt`` s (checked), as
+        :func:`~physbook.dynamics.solver_steps.solver_step` takes them; the soft step's
+        settings are None."""
+        return self._compiled.get(self, dt, lambda dt: CompiledSettings(
             None,
-            (self.restitution_threshold, self.warm_starting, self.iterations,
-             self.accumulate, POSITION_CORRECTIONS.index(self.position_correction),
-             self.correction, self.slop, self.position_iterations, self.max_correction),
-            _RIGID, _RIGID, self.joint_softness(dt)))
+            ImpulseSettings(self.restitution_threshold, self.warm_starting, self.iterations,
+                            self.accumulate,
+                            POSITION_CORRECTIONS.index(self.position_correction),
+                            self.correction, self.slop, self.position_iterations,
+                            self.max_correction),
+            Springs(_RIGID, _RIGID, self.joint_softness(dt))))
+
+    def work_views(self, contacts: int, bodies: int, joints: int | None) -> tuple:
+        """The solver's work arrays cut to these counts, kept between steps: (per contact,
+        per body, per joint); no joint work when ``joints`` is None."""
+        return self._scratch.views(contacts, bodies, joints)
 
     def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
@@ -499,14 +514,19 @@ class SoftStepSolver:
         return (_capped_softness(self.contact_hertz, self.damping_ratio, h),
                 _capped_softness(static, self.damping_ratio, h))
 
-    def compiled_settings(self, dt: float) -> tuple:
-        """(soft settings, impulse settings, soft, static soft, joint softness) for a step
-        of ``dt`` s (checked), as :func:`~physbook.dynamics.solver_steps.solver_step` takes
-        them; the impulse solvers' settings are None."""
-        return self._compiled.get(self, dt, lambda dt: (
-            (self.substeps, self.relax_iterations, self.push_out_speed,
-             self.restitution_threshold, self.warm_starting),
-            None, *self.springs(dt), self.joint_softness(dt)))
+    def compiled_settings(self, dt: float) -> CompiledSettings:
+        """The settings and softnesses of a step of ``dt`` s (checked), as
+        :func:`~physbook.dynamics.solver_steps.solver_step` takes them; the impulse
+        solvers' settings are None."""
+        return self._compiled.get(self, dt, lambda dt: CompiledSettings(
+            SoftSettings(self.substeps, self.relax_iterations, self.push_out_speed,
+                         self.restitution_threshold, self.warm_starting),
+            None, Springs(*self.springs(dt), self.joint_softness(dt))))
+
+    def work_views(self, contacts: int, bodies: int, joints: int | None) -> tuple:
+        """The solver's work arrays cut to these counts, kept between steps: (per contact,
+        per body, per joint); no joint work when ``joints`` is None."""
+        return self._scratch.views(contacts, bodies, joints)
 
     def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
         """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
