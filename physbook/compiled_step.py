@@ -78,7 +78,8 @@ def compiled_step(bodies, shapes, filter_columns, boxes, filters, margins, dista
     :func:`~physbook.dynamics.snapshot.first_non_finite`), :data:`NEED_ROOM` (the rows are
     then those the contact pairs and the sensor pairs need), :data:`NOT_FINITE` or
     :data:`FAST`. The arguments are the world's columns and buffers, grouped as
-    :meth:`World._compiled_state <physbook.world.World._compiled_state>` gathers them:
+    :meth:`StepDriver.compiled_state <physbook.step_driver.StepDriver.compiled_state>`
+    gathers them:
 
     - ``tree`` holds the tree's arrays and settings; ``synced`` says this step already
       updated it and its keys are this step's (a second call after :data:`NEED_ROOM`);
