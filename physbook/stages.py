@@ -4,10 +4,10 @@
 A world steps in one of two ways (:mod:`physbook.compiled_step`): with the library's own
 broad phase and solver, as one compiled call (:func:`~physbook.compiled_step.compiled_step`);
 with a broad phase or solver of the user's, stage by stage from Python
-(:meth:`World._step_staged <physbook.world.World._step_staged>`). Both call the kernels of
-:data:`STEP_STAGES` in its order, and only the broad phase's pairs and the solver's call
-differ between them; ``tests/test_stages.py`` reads both drivers and checks it, and
-``tests/test_compiled_step.py`` checks that both give the same states, bit for bit.
+(:meth:`StepDriver.run_staged <physbook.step_driver.StepDriver.run_staged>`). Both call
+the kernels of :data:`STEP_STAGES` in its order, and only the broad phase's pairs and the
+solver's call differ between them; ``tests/test_stages.py`` reads both drivers and checks it,
+and ``tests/test_compiled_step.py`` checks that both give the same states, bit for bit.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 
 import physbook as pb
 from physbook import scenes
-from physbook import world as world_module
+from physbook import step_driver as driver_module
 
 #: Every column a step writes, the contact impulses, the contact and sensor events.
 BODY_COLUMNS = ("origins", "centers", "angles", "velocities", "angular_velocities", "awake",
@@ -45,13 +45,13 @@ def _first_difference(compiled: pb.World, staged: pb.World, steps: int, dt: floa
 def calls(monkeypatch):
     """Count the compiled step's calls, so that a test knows the compiled path ran."""
     counter = {"calls": 0}
-    kernel = world_module.step_from_state
+    kernel = driver_module.step_from_state
 
     def counted(*arguments):
         counter["calls"] += 1
         return kernel(*arguments)
 
-    monkeypatch.setattr(world_module, "step_from_state", counted)
+    monkeypatch.setattr(driver_module, "step_from_state", counted)
     return counter
 
 
@@ -260,13 +260,13 @@ def test_a_dt_that_changes_every_step_keeps_the_gathered_state(calls, monkeypatc
     # A game that steps by the frame time it measured: dt differs at every step. The
     # softnesses follow it, and nothing gathered from the world's columns is gathered again.
     gathered = {"states": 0}
-    new_step_state = world_module.new_step_state
+    new_step_state = driver_module.new_step_state
 
     def counted(*arguments):
         gathered["states"] += 1
         return new_step_state(*arguments)
 
-    monkeypatch.setattr(world_module, "new_step_state", counted)
+    monkeypatch.setattr(driver_module, "new_step_state", counted)
     compiled, staged = (scenes.pyramid(base=5) for _ in range(2))
     staged.world.compiled = False
     # First at a steady dt, until the contact sets have the rows the pile needs.
@@ -330,13 +330,13 @@ def test_a_fast_body_is_handed_to_continuous_collision_if_something_could_stop_i
     # any shape: the compiled step hands a fast body's step to Python only then. A shot at
     # 100 m/s (1.7 m a step, its radius 0.05 m) flies at a box 5 m away.
     handed = {"steps": 0}
-    finish = world_module.World._finish_step
+    finish = driver_module.StepDriver.finish
 
     def counted(self, *arguments):
         handed["steps"] += self.compiled
         return finish(self, *arguments)
 
-    monkeypatch.setattr(world_module.World, "_finish_step", counted)
+    monkeypatch.setattr(driver_module.StepDriver, "finish", counted)
 
     def build():
         world = pb.World(sleeping=False)

@@ -28,6 +28,8 @@ LAYER_OF_PREFIX = {
     "physbook.broadphase": "broadphase",
     "physbook.dynamics": "dynamics",
     "physbook.world": "world",
+    "physbook.step_driver": "world",
+    "physbook.body_removal": "world",
     "physbook.recording": "world",
     "physbook.queries": "world",
     "physbook.events": "world",

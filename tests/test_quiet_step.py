@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import physbook as pb
 from physbook import compiled_step
-from physbook import world as world_module
+from physbook import step_driver as driver_module
 from physbook.dynamics.snapshot import first_non_finite, first_non_finite_fast
 
 DT = 1.0 / 60.0
@@ -49,17 +49,17 @@ def test_an_asleep_step_runs_no_stage_after_waking_and_changes_nothing(compiled,
     # That the step stopped early: the staged driver never calls the narrow phase, and
     # every compiled call says QUIET.
     calls, statuses = [], []
-    narrow = world_module.update_contacts
-    monkeypatch.setattr(world_module, "update_contacts",
+    narrow = driver_module.update_contacts
+    monkeypatch.setattr(driver_module, "update_contacts",
                         lambda *args: calls.append(1) or narrow(*args))
-    kernel = world_module.step_from_state
+    kernel = driver_module.step_from_state
 
     def recorded(*args):
         result = kernel(*args)
         statuses.append(result[0])
         return result
 
-    monkeypatch.setattr(world_module, "step_from_state", recorded)
+    monkeypatch.setattr(driver_module, "step_from_state", recorded)
     steps = world.events.record.step_count
     for _ in range(30):
         world.step(DT)
@@ -103,7 +103,7 @@ def test_an_interrupted_asleep_step_leaves_the_world_as_it_was(compiled, monkeyp
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(world, "_conclude_step", interrupted)
+    monkeypatch.setattr(world._driver, "conclude", interrupted)
     with pytest.raises(KeyboardInterrupt):
         world.step(DT)
     assert world.events.record.step_count == steps

@@ -93,7 +93,7 @@ def fresh(variant: str = "tree", compiled: bool = True) -> pb.World:
     # A pickle stores the views the tables keep of their columns as arrays of their own,
     # and a contact table keys its views by the id of the arrays they view: drop them, so
     # that the copy makes its views of its own columns.
-    world._bodies._arrays = world._joints._arrays = world._stage_views = None
+    world._bodies._arrays = world._joints._arrays = None
     world._shapes._arrays = world._shapes._filters = None
     for table in (world._contacts, world._sensor_contacts):
         table._views, table._arrays = {}, None

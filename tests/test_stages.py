@@ -2,10 +2,10 @@
 physbook.stages.STEP_STAGES in its order.
 
 The drivers are read from their source with ``ast``: the compiled step
-(physbook.compiled_step.compiled_step) and the staged pipeline (World._step_staged, with the
-methods it hands stages to, World._find_pairs and World._finish_step, read in place of
-their calls). The oracle is the tuple STEP_STAGES; a driver with two of its statements
-swapped must fail the same check.
+(physbook.compiled_step.compiled_step) and the staged pipeline (StepDriver.run_staged of
+physbook.step_driver, with the methods it hands stages to, StepDriver.find_pairs and
+StepDriver.finish, read in place of their calls). The oracle is the tuple STEP_STAGES; a
+driver with two of its statements swapped must fail the same check.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import textwrap
 import pytest
 
 from physbook import compiled_step as compiled_module
-from physbook import world as world_module
+from physbook import step_driver as driver_module
 from physbook.stages import STEP_STAGES
 
-#: The methods of World the staged pipeline hands stages to, read where they are called.
-STAGED_PARTS = ("_find_pairs", "_finish_step")
+#: The methods of StepDriver the staged pipeline hands stages to, read where they are called.
+STAGED_PARTS = ("find_pairs", "finish")
 
 
 def _function(source_of) -> ast.FunctionDef:
@@ -78,13 +78,13 @@ def _compiled_driver() -> ast.FunctionDef:
 
 
 def _staged_parts() -> dict[str, ast.FunctionDef]:
-    return {name: _function(getattr(world_module.World, name)) for name in STAGED_PARTS}
+    return {name: _function(getattr(driver_module.StepDriver, name)) for name in STAGED_PARTS}
 
 
 def test_both_drivers_run_every_stage_in_the_order_of_step_stages():
     names = [stage.name for stage in STEP_STAGES]
     assert stage_order(_called(_compiled_driver(), {})) == names
-    staged = _function(world_module.World._step_staged)
+    staged = _function(driver_module.StepDriver.run_staged)
     assert stage_order(_called(staged, _staged_parts())) == names
 
 
@@ -95,7 +95,7 @@ def test_each_kernel_is_one_function_both_drivers_import():
         shared = [kernel for kernel in stage.kernels if kernel not in ("solver_step", "step")]
         for kernel in shared:
             assert getattr(compiled_module, kernel, None) is not None, kernel
-            assert getattr(compiled_module, kernel) is getattr(world_module, kernel), kernel
+            assert getattr(compiled_module, kernel) is getattr(driver_module, kernel), kernel
 
 
 def _swapped(function: ast.FunctionDef, first: str, second: str) -> ast.FunctionDef:
@@ -120,14 +120,14 @@ def test_a_planted_reordering_of_the_compiled_driver_fails(first, second):
 
 
 def test_a_planted_reordering_of_the_staged_driver_fails():
-    planted = _swapped(_function(world_module.World._step_staged), "wake_before_step",
+    planted = _swapped(_function(driver_module.StepDriver.run_staged), "wake_before_step",
                        "step_margins")
     with pytest.raises(AssertionError, match="is called after the stage"):
         stage_order(_called(planted, _staged_parts()))
 
 
 def test_a_driver_that_skips_a_stage_fails():
-    planted = copy.deepcopy(_function(world_module.World._step_staged))
+    planted = copy.deepcopy(_function(driver_module.StepDriver.run_staged))
     planted.body = [statement for statement in planted.body
                     if "contact_events_into" not in _called(ast.Module([statement], []), {})]
     order = stage_order(_called(planted, _staged_parts()))
