@@ -280,14 +280,19 @@ class StepDriver:
         settings = self._solver.compiled_settings(dt)
         while True:
             current, old_count, spare = contacts.sets(0)
-            sensed, sensed_count, sensed_spare = sensors.sets(0)
-            state = self.compiled_state(settings, (current, spare), (sensed, sensed_spare))
+            if sensing:
+                sensed, sensed_count, sensed_spare = sensors.sets(0)
+                state = self.compiled_state(settings, (current, spare), (sensed, sensed_spare))
+                sensed_first = sensed is state.sensor_sets[0]
+            else:  # the sensor sets are not read: whichever the state holds will do
+                state = self.compiled_state(settings, (current, spare), None)
+                sensed_first, sensed_count = True, 0
             if state.colouring is not None and self._solver.parallel:
                 share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
             result = step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, sensing,
-                sensed is state.sensor_sets[0], sensed_count, keys, known, synced,
+                sensed_first, sensed_count, keys, known, synced,
                 self._sleep.enabled, self.continuous, self._log.record.touching,
                 self.gravity, dt, settings.springs, self._log.hit_speed)
             status = result.status
@@ -344,11 +349,12 @@ class StepDriver:
         self._queries.forget()
 
     def compiled_state(self, settings: CompiledSettings, contact_sets: tuple,
-                       sensor_sets: tuple) -> CompiledState:
+                       sensor_sets: tuple | None) -> CompiledState:
         """The columns and buffers the compiled step works on, gathered in a
         :class:`~physbook.compiled_step.StepState`, with ``contact_sets`` and
-        ``sensor_sets`` the (current, spare) sets of the contact and sensor tables and
-        ``settings`` the solver's ``compiled_settings`` (its softnesses unused); gathered
+        ``sensor_sets`` the (current, spare) sets of the contact and sensor tables (None in
+        a world without sensors, which reads none) and ``settings`` the solver's
+        ``compiled_settings`` (its softnesses unused); gathered
         anew only when one was replaced (a body, shape or joint added or removed, a buffer
         grown, a setting changed). Everything it holds derives from the objects and values
         compared here; nothing depends on ``dt``."""
@@ -365,9 +371,13 @@ class StepDriver:
             held, sensed = cached.contact_sets, cached.sensor_sets
             if (((current is held[0] and spare is held[1])
                  or (current is held[1] and spare is held[0]))
-                    and ((sensor_sets[0] is sensed[0] and sensor_sets[1] is sensed[1])
+                    and (sensor_sets is None
+                         or (sensor_sets[0] is sensed[0] and sensor_sets[1] is sensed[1])
                          or (sensor_sets[0] is sensed[1] and sensor_sets[1] is sensed[0]))):
                 return cached
+        if sensor_sets is None:  # a world without sensors: the table's sets, never read
+            sensed, _, sensed_spare = self._sensor_contacts.sets(0)
+            sensor_sets = (sensed, sensed_spare)
         count, shape_count = len(bodies.kinds), len(shapes.ids)
         has_joints = len(joints.kinds) > 0
         boxes, filters, margins = self.stage_buffers(shape_count)
