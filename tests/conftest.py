@@ -45,8 +45,9 @@ READER_PATH = "tests/test_reader_path.py"
 #: chapters they saved (tests/reader_clone.py), and starts a little later, once they are
 #: saved. Starting the longest first lets the short ones fill the other worker's time, and
 #: both workers finish at about the same moment (times of a full run on two cores: about
-#: 400 s for each half of the book in JupyterLab, 140 s test_jit, 90 s the reader's path
-#: once the chapters are saved).
+#: 400 s for each half of the book in JupyterLab, 140 s test_jit when it compiles every
+#: kernel itself, a few seconds when tools/warm_kernels.py kept what it checks, 90 s the
+#: reader's path once the chapters are saved).
 LONGEST_FIRST = (f"{JUPYTERLAB}::TestEvenChapters", f"{JUPYTERLAB}::TestOddChapters",
                  "tests/test_jit.py", "tests/browser/test_site.py", READER_PATH,
                  "tests/test_interrupts.py", "tests/test_fuzz.py", "tests/test_export_book.py")

@@ -3,6 +3,7 @@ and the same results either way."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tool_scripts import load_tool
 
 from physbook import _jit
 
@@ -246,82 +248,26 @@ def test_the_world_bookkeeping_is_outside_the_stamp_and_every_kernel_inside():
 # --- kernels compiled without reference counts ------------------------------------------
 
 
-UNREFCOUNTED_AUDIT = """
-    import importlib, json, pkgutil
-    from numba.core import types
-    import physbook as pb
-
-    def holds_array(numba_type):
-        if isinstance(numba_type, types.Array):
-            return True
-        inner = getattr(numba_type, "types", None)
-        if inner is None and isinstance(numba_type, types.UniTuple):
-            inner = (numba_type.dtype,)
-        return any(holds_array(t) for t in inner or ())
-
-    # Compile what a step uses: each standard scene, both pipelines, a few steps.
-    for build in pb.scenes.SCENES.values():
-        scene = build()
-        for compiled in (True, False):
-            scene.world.compiled = compiled
-            for _ in range(3):
-                scene.world.step(scene.dt)
-    kernels = {}
-    for info in pkgutil.walk_packages(pb.__path__, "physbook."):
-        module = importlib.import_module(info.name)
-        for name, value in vars(module).items():
-            if hasattr(value, "targetoptions") and value.py_func.__module__ == module.__name__:
-                kernels[f"{module.__name__}.{name}"] = value
-    by_function = {kernel.py_func: kernel for kernel in kernels.values()}
-    names = {kernel.py_func: name for name, kernel in kernels.items()}
-    inlined = set()
-
-    def callees(py_func, seen):
-        # The kernels a kernel calls, looking through those numba copies into it (inline),
-        # whose own callees it then calls.
-        for global_name in py_func.__code__.co_names:
-            callee = by_function.get(getattr(py_func.__globals__.get(global_name),
-                                             "py_func", None))
-            if callee is None or callee.py_func in seen:
-                continue
-            seen.add(callee.py_func)
-            if callee.targetoptions.get("inline") == "always":
-                inlined.add(names[callee.py_func])
-                yield from callees(callee.py_func, seen)
-            else:
-                yield global_name, callee
-
-    compiled, wrong = [], []
-    for name, kernel in kernels.items():
-        if kernel.targetoptions.get("_nrt") is not False or not kernel.overloads:
-            continue
-        compiled.append(name)
-        for signature in kernel.nopython_signatures:
-            if holds_array(signature.return_type):
-                wrong.append(f"{name} returns {signature.return_type}")
-        for global_name, callee in callees(kernel.py_func, {kernel.py_func}):
-            if callee.targetoptions.get("_nrt") is False:
-                continue
-            for signature in callee.nopython_signatures:
-                if holds_array(signature.return_type):
-                    wrong.append(f"{name} calls {global_name}, which returns an array")
-    print(json.dumps({"compiled": compiled, "inlined": sorted(inlined), "wrong": wrong}))
-"""
+unrefcounted_audit = load_tool("unrefcounted_audit")
 
 
 def test_unrefcounted_kernels_return_no_array_and_call_none_that_does(tmp_path):
     """A kernel compiled with ``refcounted=False`` takes no reference to what it is handed:
     an array it returned, or got from a kernel it calls, would have one reference too few
     once the caller dropped it. numba refuses to compile such a kernel that allocates;
-    this checks the rest, over every kernel a step of each standard scene compiles. It
-    runs with an empty cache: a kernel loaded from the cache compiles none of its callees,
-    so they would not be seen."""
+    this checks the rest, over every kernel a step of each standard scene compiles
+    (tools/unrefcounted_audit.py). It needs the kernels compiled from an empty cache: a
+    kernel loaded from the cache compiles none of its callees, so they would not be seen.
+    tools/warm_kernels.py keeps the findings when it compiled everything itself, for
+    these sources; otherwise the audit runs here, with an empty cache."""
     if not _jit.ENABLED:
         pytest.skip("numba disabled")
-    import json
-
-    audit = json.loads(_run(UNREFCOUNTED_AUDIT, NUMBA_CACHE_DIR=str(tmp_path),
-                            NUMBA_DISABLE_JIT="0").splitlines()[-1])
+    audit = unrefcounted_audit.read_record()
+    if audit is None:
+        run_script = (f"import runpy; runpy.run_path({unrefcounted_audit.__file__!r}, "
+                      "run_name='__main__')")
+        audit = json.loads(_run(run_script, NUMBA_CACHE_DIR=str(tmp_path),
+                                NUMBA_DISABLE_JIT="0").splitlines()[-1])
     # The hot helpers of the solver, the tree and the narrow phase are among those seen,
     # compiled on their own or copied into their callers.
     for name in ("physbook.dynamics.contact_solver.solve_soft",
@@ -331,6 +277,91 @@ def test_unrefcounted_kernels_return_no_array_and_call_none_that_does(tmp_path):
                  "physbook.collision.manifold.circle_contact"):
         assert name in audit["compiled"] + audit["inlined"]
     assert audit["wrong"] == []
+
+
+PLANTED = """
+    from physbook._jit import njit
+
+
+    @njit(refcounted=False)
+    def hands_back(values):
+        return values
+
+
+    @njit
+    def tail(values):
+        return values[1:]
+
+
+    @njit(inline=True)
+    def through(values):
+        return tail(values)
+
+
+    @njit(refcounted=False)
+    def takes_a_view(values):
+        return through(values)[0]
+
+
+    @njit(refcounted=False)
+    def sums(values):
+        return values.sum()
+"""
+
+
+def test_the_audit_finds_planted_kernels_that_hand_out_arrays(tmp_path, monkeypatch):
+    """Kernels without reference counts that return an array, or call (through a kernel
+    copied into them) one that does, are named; one that returns a number is not."""
+    if not _jit.ENABLED:
+        pytest.skip("numba disabled")
+    import importlib
+
+    (tmp_path / "planted_kernels.py").write_text(textwrap.dedent(PLANTED))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    planted = importlib.import_module("planted_kernels")
+    try:
+        planted.hands_back(np.arange(3.0))
+        # Compiled on its own first: compiled for the kernel without reference counts,
+        # numba would refuse it the view it returns.
+        planted.tail(np.arange(3.0))
+        planted.takes_a_view(np.arange(3.0))
+        planted.sums(np.arange(3.0))
+        kernels = unrefcounted_audit.kernels_of([planted])
+        assert unrefcounted_audit.audit(kernels) == {
+            "compiled": ["planted_kernels.hands_back", "planted_kernels.sums",
+                         "planted_kernels.takes_a_view"],
+            "inlined": ["planted_kernels.through"],
+            "wrong": ["planted_kernels.hands_back returns array(float64, 1d, C)",
+                      "planted_kernels.takes_a_view calls tail, which returns an array"],
+        }
+    finally:
+        sys.modules.pop("planted_kernels", None)
+
+
+def _report(loaded=(), built=(), wrong=()):
+    return {"compiled": ["k"], "inlined": [], "wrong": list(wrong), "loaded": list(loaded),
+            "built": list(built)}
+
+
+def test_findings_merge_only_when_every_loaded_kernel_was_compiled_by_one_of_them():
+    # A kernel one process loaded from the cache the other compiled: its callees were seen.
+    merged = unrefcounted_audit.merge([_report(loaded=["a (int64,)"], wrong=["x"]),
+                                       _report(built=["a (int64,)"], wrong=["y"])])
+    assert merged == {"compiled": ["k"], "inlined": [], "wrong": ["x", "y"]}
+    # Loaded from an earlier run's cache: nobody saw its callees compiled.
+    assert unrefcounted_audit.merge([_report(loaded=["a (int64,)"]),
+                                     _report(built=["a (float64,)"])]) is None
+
+
+def test_kept_findings_are_read_only_for_the_sources_they_were_made_from(tmp_path):
+    path = tmp_path / "audit.json"
+    assert unrefcounted_audit.read_record(path) is None               # none kept
+    findings = {"compiled": ["k"], "inlined": [], "wrong": ["k returns array"]}
+    unrefcounted_audit.write_record(findings, path)
+    assert unrefcounted_audit.read_record(path) == findings
+    record = json.loads(path.read_text())
+    path.write_text(json.dumps({**record, "key": record["key"][::-1]}))  # other sources
+    assert unrefcounted_audit.read_record(path) is None
 
 
 def test_stepping_leaves_the_reference_counts_of_the_columns_alone():

@@ -14,16 +14,29 @@ between them call the kernels of every stage: contacts between circles, boxes an
 stacks, joints, fast bodies with continuous collision, and sleep. The two pipelines compile
 in two processes at once, one on each core. A kernel this leaves out is compiled by the
 first process that calls it, as without this script.
+
+Compiling from an empty cache is also what the check of the kernels compiled without
+reference counts needs (tools/unrefcounted_audit.py): each process steps every standard
+scene a few steps more on its pipeline and checks the kernels it has, and when every kernel
+one process loaded from the cache the other had compiled (as on a fresh clone), their
+findings are kept for tests/test_jit.py, which would otherwise compile everything again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-import physbook as pb
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import unrefcounted_audit  # noqa: E402  (the sibling script, found through the line above)
+
+import physbook as pb  # noqa: E402
 
 #: The scenes stepped, each as ``(name, make the scene, steps)``: enough steps for bodies to
 #: touch, for joints to pull and for a fast body to hit a wall.
@@ -54,17 +67,44 @@ def warm(pipeline: str) -> float:
     return time.perf_counter() - start
 
 
+def warm_and_audit(pipeline: str) -> dict:
+    """Warm ``pipeline``, step every standard scene on it for the audit, and report what
+    :func:`unrefcounted_audit.this_process` finds."""
+    seconds = warm(pipeline)
+    unrefcounted_audit.compile_standard_scenes([pipeline])
+    print(f"{pipeline} step: kernels ready in {seconds:.0f} s")
+    return unrefcounted_audit.this_process()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pipeline", choices=sorted(PIPELINES),
                         help="warm one pipeline only (default: both, in two processes)")
-    pipeline = parser.parse_args(argv).pipeline
-    if pipeline:
-        print(f"{pipeline} step: kernels ready in {warm(pipeline):.0f} s")
+    parser.add_argument("--report", type=Path,
+                        help="write the audit of the pipeline's kernels there, as JSON")
+    args = parser.parse_args(argv)
+    if args.pipeline:
+        report = warm_and_audit(args.pipeline)
+        if args.report:
+            args.report.write_text(json.dumps(report))
         return 0
-    staged = subprocess.Popen([sys.executable, __file__, "--pipeline", "staged"])
-    print(f"compiled step: kernels ready in {warm('compiled'):.0f} s")
-    return staged.wait()
+    with tempfile.TemporaryDirectory() as folder:
+        staged_report = Path(folder) / "staged.json"
+        staged = subprocess.Popen([sys.executable, __file__, "--pipeline", "staged",
+                                   "--report", str(staged_report)])
+        compiled_report = warm_and_audit("compiled")
+        if staged.wait() != 0:
+            return staged.returncode
+        findings = unrefcounted_audit.merge([compiled_report,
+                                             json.loads(staged_report.read_text())])
+    if findings is None:
+        print("kernels compiled before this run: the audit of the kernels without reference "
+              "counts is left to its test")
+    else:
+        unrefcounted_audit.write_record(findings)
+        print(f"kernels without reference counts: {len(findings['wrong'])} wrong, kept in "
+              f"{unrefcounted_audit.RECORD.relative_to(unrefcounted_audit.ROOT)}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -327,34 +327,45 @@ def figure_of(widget) -> str | None:
 
 def redrawn(page, widget, before: str | None) -> bool:
     """Whether the widget's figure differs from ``before`` once the kernel has run the
-    redraw: wait for the kernel to be busy and idle again (a loaded machine may take many
-    seconds), then give the page a moment to show the new picture."""
+    redraw: seen at once if it already does; else wait for the kernel to be busy and idle
+    again (a loaded machine may take many seconds), then give the page a moment to show
+    the new picture."""
     idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
-    time.sleep(0.3)                      # the change reaches the kernel, which turns busy
-    page.wait_for_selector(idle, timeout=REDRAW_LIMIT * 1000)
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline:
-        if figure_of(widget) not in (None, before):
-            return True
-        time.sleep(0.2)
-    return False
+    for pause in (0.3, 2.0):
+        # First the change reaches the kernel, which turns busy; then, once it is idle,
+        # the page shows what it drew.
+        deadline = time.monotonic() + pause
+        while time.monotonic() < deadline:
+            if figure_of(widget) not in (None, before):
+                return True
+            time.sleep(0.1)
+        if pause == 0.3:
+            page.wait_for_selector(idle, timeout=REDRAW_LIMIT * 1000)
+    return figure_of(widget) not in (None, before)
 
 
 def assert_each_widget_redraws(page, name: str) -> None:
     """For each widget, moving one of its sliders (or menus) changes its figure.
 
     A control may leave the figure alone over part of its range (a bound that does not
-    bind), so each is tried in turn, a few steps down and then up, until one redraws.
+    bind), so the sliders are moved a step at a time, a few steps down and then up, each
+    slider in turn at every step, until one redraws: a slider that moves nothing then
+    costs a step, not all of them. A key that leaves its slider where it was (at an end of
+    its range), or a menu option already chosen, changes nothing the kernel hears of: no
+    redraw is waited for then.
     """
     for index in range(page.locator(".widget-vbox").count()):
         widget = page.locator(".widget-vbox").nth(index)
         widget.scroll_into_view_if_needed()
         moved = False
-        for handle in widget.locator(".noUi-handle").all():
-            for key in ("ArrowLeft",) * 3 + ("ArrowRight",) * 6:
-                before = figure_of(widget)
+        handles = widget.locator(".noUi-handle").all()
+        for key in ("ArrowLeft",) * 3 + ("ArrowRight",) * 6:
+            for handle in handles:
+                before, value = figure_of(widget), handle.get_attribute("aria-valuenow")
                 handle.focus()
                 page.keyboard.press(key)
+                if handle.get_attribute("aria-valuenow") == value:
+                    continue
                 if redrawn(page, widget, before):
                     moved = True
                     break
@@ -363,6 +374,8 @@ def assert_each_widget_redraws(page, name: str) -> None:
         for menu in ([] if moved else widget.locator("select").all()):
             options = menu.locator("option").all_text_contents()
             for option in options:
+                if option == menu.evaluate("menu => menu.options[menu.selectedIndex].text"):
+                    continue
                 before = figure_of(widget)
                 menu.select_option(label=option)
                 if redrawn(page, widget, before):
