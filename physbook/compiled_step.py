@@ -246,7 +246,8 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
                     solver.joint_work, gravity, dt, springs.contacts, springs.static_contacts,
                     springs.joints, solver.colouring, solver.threads)
     # Events: which pairs touch and which hit, from the motion saved before the step.
-    counts = contact_events_into(contacts, saved, dt, hit_speed, args.events, touching)
+    counts = EventCounts(*contact_events_into(contacts, saved, dt, hit_speed, args.events,
+                                              touching))
     if check_state(bodies) >= 0:
         return StepResult(NOT_FINITE, 0, keys, inserted, contact_count, sensor_count, counts)
     if continuous and may_stop_fast(bodies, saved.centers, saved.angles,
@@ -303,7 +304,8 @@ def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first
     the same two for the sensor sets, the tree's candidate keys, the rows
     its leaves hold and whether this step synced it already, the sleep and continuous
     switches, last step's touching keys, gravity, ``dt`` with the solver's softnesses for
-    it (``springs``) and the speed of a hit. A game that steps by the frame time it
+    it (``springs``) and the speed of a hit; returns the fields of a :class:`StepResult`,
+    flat (:func:`step_result` names them). A game that steps by the frame time it
     measured changes ``dt`` every step, so nothing that depends on it is held in the
     state."""
     args = state.args
@@ -312,6 +314,16 @@ def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first
                      known, held.margin, held.prediction, held.shrink, keys)
     first, second = args.contact_sets
     old, new = (first, second) if old_is_first else (second, first)
-    return compiled_step(args, tree, synced, old, old_count, new, sensing,
-                         SensorSource(state, sensor_old_is_first, sensor_old_count),
-                         sleeping, continuous, springs, touching, gravity, dt, hit_speed)
+    result = compiled_step(args, tree, synced, old, old_count, new, sensing,
+                           SensorSource(state, sensor_old_is_first, sensor_old_count),
+                           sleeping, continuous, springs, touching, gravity, dt, hit_speed)
+    # Handed to Python as a plain tuple (see physbook.continuous.reach_arrays); step_result
+    # names it again.
+    counts = result.counts
+    return (result.status, result.value, result.keys, result.moved, result.contact_rows,
+            result.sensor_rows, counts.touching, counts.hits, counts.changed)
+
+
+def step_result(values: tuple) -> StepResult:
+    """The :class:`StepResult` of the plain tuple :func:`step_from_state` returns."""
+    return StepResult(*values[:6], EventCounts(*values[6:]))

@@ -48,10 +48,17 @@ class Reaches(NamedTuple):
     bodies: np.ndarray
 
 
-@njit
-def shape_reaches(shapes, local_centers):
+def shape_reaches(shapes, local_centers) -> Reaches:
     """The farthest any point of each shape lies from its body's centre of mass (m), and
     the same for each body (the largest over its shapes), as :class:`Reaches`."""
+    return Reaches(*reach_arrays(shapes, local_centers))
+
+
+@njit
+def reach_arrays(shapes, local_centers):
+    """:func:`shape_reaches` as a plain tuple (per shape, per body). A compiled function
+    hands Python plain tuples: numba builds a named one by calling its class, Python code
+    that an interrupt can cut short, which numba does not expect."""
     _, kind, body, radius, vertex_start, vertex_count, vertices, _ = shapes
     per_shape = np.zeros(kind.shape[0])
     per_body = np.zeros(local_centers.shape[0])
@@ -60,7 +67,7 @@ def shape_reaches(shapes, local_centers):
         per_shape[s] = reach(vertices[start:start + vertex_count[s]], radius[s],
                              local_centers[body[s]])
         per_body[body[s]] = max(per_body[body[s]], per_shape[s])
-    return Reaches(per_shape, per_body)
+    return per_shape, per_body
 
 
 @njit(inline=True)

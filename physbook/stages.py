@@ -18,7 +18,7 @@ from physbook._jit import njit
 from physbook.broadphase.filters import shape_filters
 from physbook.dynamics.motion import speculative_margins
 from physbook.dynamics.snapshot import first_non_finite_fast
-from physbook.events import EventCounts, contact_states_into
+from physbook.events import contact_states_into
 from physbook.geometry.shape_table import shape_aabbs
 
 
@@ -116,8 +116,9 @@ def boxes_and_filters(shapes, bodies, filter_columns, margins, lower, upper, fil
 def contact_events_into(contacts, saved, dt, hit_speed, events, touching):
     """The events stage: :func:`~physbook.events.contact_states` of the contact rows, with
     the centres and velocities ``saved`` before the step, written into ``events`` (the
-    :class:`~physbook.events.EventBuffers`); returns the
-    :class:`~physbook.events.EventCounts`, ``touching`` being last step's keys."""
+    :class:`~physbook.events.EventBuffers`); returns the fields of an
+    :class:`~physbook.events.EventCounts` (a plain tuple: see
+    :func:`~physbook.continuous.reach_arrays`), ``touching`` being last step's keys."""
     keys = events.keys
     touch_count, hit_count = contact_states_into(
         contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
@@ -125,11 +126,11 @@ def contact_events_into(contacts, saved, dt, hit_speed, events, touching):
         saved.angular_velocities, dt, hit_speed, keys, events.hit_ids, events.hit_points,
         events.hit_normals, events.hit_speeds)
     if touch_count != touching.shape[0]:
-        return EventCounts(touch_count, hit_count, True)
+        return touch_count, hit_count, True
     for k in range(touch_count):
         if keys[k] != touching[k]:
-            return EventCounts(touch_count, hit_count, True)
-    return EventCounts(touch_count, hit_count, False)
+            return touch_count, hit_count, True
+    return touch_count, hit_count, False
 
 
 @njit(refcounted=False)

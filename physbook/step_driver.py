@@ -32,6 +32,7 @@ from physbook.compiled_step import (
     StepArgs,
     new_step_state,
     step_from_state,
+    step_result,
 )
 from physbook.continuous import fast_bodies, may_stop_fast, shape_reaches, stop_fast_bodies
 from physbook.dynamics.body_table import BodyArrays, BodyTable
@@ -234,9 +235,9 @@ class StepDriver:
                 self._solver.step(contacts, bodies, self.gravity, dt)
         # Events (chapter 12): which pairs touch and which hit, from the motion saved before
         # the step.
-        found = contact_events_into(contacts, saved, dt, self._log.hit_speed,
-                                    self.event_buffers(len(contacts.point_counts)),
-                                    self._log.record.touching)
+        found = EventCounts(*contact_events_into(
+            contacts, saved, dt, self._log.hit_speed,
+            self.event_buffers(len(contacts.point_counts)), self._log.record.touching))
         if check_state(bodies) >= 0:
             self._refuse_non_finite(bodies, dt)  # raises; the step is undone
         # Continuous collision (chapter 13): a fast body is put back at its time of impact.
@@ -290,11 +291,11 @@ class StepDriver:
             if state.colouring is not None and self._solver.parallel:
                 share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
-            result = step_from_state(
+            result = step_result(step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, sensing,
                 sensed_first, sensed_count, keys, known, synced,
                 self._sleep.enabled, self.continuous, self._log.record.touching,
-                self.gravity, dt, settings.springs, self._log.hit_speed)
+                self.gravity, dt, settings.springs, self._log.hit_speed))
             status = result.status
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity

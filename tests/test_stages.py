@@ -133,3 +133,40 @@ def test_a_driver_that_skips_a_stage_fails():
     order = stage_order(_called(planted, _staged_parts()))
     assert order != [stage.name for stage in STEP_STAGES]
     assert "events" not in order
+
+
+# --- what the compiled step receives is read by name -----------------------------------
+
+
+def positional_reads(function: ast.FunctionDef) -> list[str]:
+    """Where ``function`` reads one of its parameters by position: unpacks it into a tuple
+    of names (``a, b = parameter``) or indexes it with a number (``parameter[0]``)."""
+    parameters = {argument.arg for argument in function.args.args}
+    found = []
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple)
+                and isinstance(node.value, ast.Name) and node.value.id in parameters):
+            found.append(f"{node.value.id} unpacked at line {node.lineno}")
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                and node.value.id in parameters and isinstance(node.slice, ast.Constant)):
+            found.append(f"{node.value.id}[{node.slice.value}] at line {node.lineno}")
+    return found
+
+
+def test_the_compiled_step_reads_its_records_by_name():
+    # Its parameters are named records (StepArgs, TreeStage, SensorSource, Springs ...): a
+    # field added to one cannot shift what another field is read as.
+    assert positional_reads(_compiled_driver()) == []
+    driver = _function(compiled_module.step_from_state.py_func
+                       if hasattr(compiled_module.step_from_state, "py_func")
+                       else compiled_module.step_from_state)
+    assert positional_reads(driver) == []
+
+
+def test_a_planted_positional_read_is_found():
+    planted = ast.parse(textwrap.dedent('''
+        def stage(tree, springs, dt):
+            nodes, state = tree
+            return springs[2] * dt
+    ''')).body[0]
+    assert positional_reads(planted) == ["tree unpacked at line 3", "springs[2] at line 4"]

@@ -258,17 +258,23 @@ class NarrowScratch(NamedTuple):
     unturned: np.ndarray
 
 
-@njit
-def narrow_scratch(shapes, body_count):
+def narrow_scratch(shapes, body_count: int) -> NarrowScratch:
     """A :class:`NarrowScratch` for a narrow phase over ``shapes`` and ``body_count``
     bodies (the rotations at first those of 0)."""
+    return NarrowScratch(*narrow_scratch_arrays(shapes, body_count))
+
+
+@njit
+def narrow_scratch_arrays(shapes, body_count):
+    """:func:`narrow_scratch` as a plain tuple, for Python (see
+    :func:`~physbook.continuous.reach_arrays`) and for compiled callers."""
     scratch_vertices, scratch_normals = vertex_scratch(shapes)
     unturned = np.zeros(shapes.kind.shape[0], np.bool_)
     for s in range(unturned.shape[0]):
         unturned[s] = centred_circle(shapes.kind, shapes.vertex_count, shapes.vertices,
                                      shapes.vertex_start[s], s)
-    return NarrowScratch(scratch_vertices, scratch_normals, np.ones(body_count),
-                         np.zeros(body_count), np.zeros(body_count, np.bool_), unturned)
+    return (scratch_vertices, scratch_normals, np.ones(body_count), np.zeros(body_count),
+            np.zeros(body_count, np.bool_), unturned)
 
 
 @njit(refcounted=False)
@@ -377,7 +383,7 @@ def _narrow_phase(pairs, shapes, origins, angles, margin, out):
     The unchecked kernel behind :func:`collide_pairs`: its input must already be valid.
     """
     _, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
-    scratch = narrow_scratch(shapes, angles.shape[0])
+    scratch = NarrowScratch(*narrow_scratch_arrays(shapes, angles.shape[0]))
     scratch_vertices, scratch_normals = scratch.vertices, scratch.normals
     cosines, sines, done = scratch.cosines, scratch.sines, scratch.done
     point_counts, out_normals, out_points, out_depths, out_features = out
