@@ -305,7 +305,7 @@ def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first
     its leaves hold and whether this step synced it already, the sleep and continuous
     switches, last step's touching keys, gravity, ``dt`` with the solver's softnesses for
     it (``springs``) and the speed of a hit; returns the fields of a :class:`StepResult`,
-    flat (:func:`step_result` names them). A game that steps by the frame time it
+    its counts' flattened in. A game that steps by the frame time it
     measured changes ``dt`` every step, so nothing that depends on it is held in the
     state."""
     args = state.args
@@ -317,13 +317,7 @@ def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first
     result = compiled_step(args, tree, synced, old, old_count, new, sensing,
                            SensorSource(state, sensor_old_is_first, sensor_old_count),
                            sleeping, continuous, springs, touching, gravity, dt, hit_speed)
-    # Handed to Python as a plain tuple (see physbook.continuous.reach_arrays); step_result
-    # names it again.
+    # Handed to Python as a plain tuple (see physbook.continuous.reach_arrays).
     counts = result.counts
     return (result.status, result.value, result.keys, result.moved, result.contact_rows,
             result.sensor_rows, counts.touching, counts.hits, counts.changed)
-
-
-def step_result(values: tuple) -> StepResult:
-    """The :class:`StepResult` of the plain tuple :func:`step_from_state` returns."""
-    return StepResult(*values[:6], EventCounts(*values[6:]))

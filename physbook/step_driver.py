@@ -32,7 +32,6 @@ from physbook.compiled_step import (
     StepArgs,
     new_step_state,
     step_from_state,
-    step_result,
 )
 from physbook.continuous import fast_bodies, may_stop_fast, shape_reaches, stop_fast_bodies
 from physbook.dynamics.body_table import BodyArrays, BodyTable
@@ -291,36 +290,37 @@ class StepDriver:
             if state.colouring is not None and self._solver.parallel:
                 share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
-            result = step_result(step_from_state(
+            # The fields of a StepResult, flat (a compiled call hands Python plain tuples).
+            (status, _, keys, moved, contact_rows, sensor_rows, touch_count, hit_count,
+             changed) = step_from_state(
                 state.handle, current is state.contact_sets[0], old_count, sensing,
                 sensed_first, sensed_count, keys, known, synced,
                 self._sleep.enabled, self.continuous, self._log.record.touching,
-                self.gravity, dt, settings.springs, self._log.hit_speed))
-            status = result.status
+                self.gravity, dt, settings.springs, self._log.hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
             if status == QUIET:
                 self.end_quiet_step(dt)
                 return
             if not synced:
-                tree.accept(state.shape_count, result.keys, result.moved)
+                tree.accept(state.shape_count, keys, moved)
             if status != NEED_ROOM:
                 break
             # More pairs than contact (or sensor) rows: grow them and step again, from the
             # tree as this call left it.
-            contacts.sets(result.contact_rows)
-            sensors.sets(result.sensor_rows)
+            contacts.sets(contact_rows)
+            sensors.sets(sensor_rows)
             synced = True
-        contacts.accept(result.contact_rows)
+        contacts.accept(contact_rows)
         if sensing:
-            sensors.accept(result.sensor_rows)
+            sensors.accept(sensor_rows)
         elif sensors.count:  # the last sensor was removed since the last step
             sensors.clear()
         if status == NOT_FINITE:
             self._refuse_non_finite(bodies, dt)
         elif status == FAST:
             self.finish(bodies, contacts.arrays, joints, dt)
-        self.conclude(dt, result.counts)
+        self.conclude(dt, EventCounts(touch_count, hit_count, changed))
 
     def end_quiet_step(self, dt: float) -> None:
         """End a step of ``dt`` s in which nothing was awake: nothing moved, no contact
