@@ -47,7 +47,7 @@ from physbook.dynamics.islands import (
 )
 from physbook.dynamics.joint_table import drop_joined
 from physbook.dynamics.snapshot import save_motion, save_step_start
-from physbook.dynamics.solver_steps import SolverWork, solver_step
+from physbook.dynamics.solver_steps import SolverWork, solver_step, springs_from_table
 from physbook.events import EventBuffers, EventCounts, split_sensor_pairs
 from physbook.stages import (
     boxes_and_filters,
@@ -160,7 +160,8 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
     """One step of a world whose stages are the library's own, in the order of
     :data:`~physbook.stages.STEP_STAGES`; returns a :class:`StepResult`.
 
-    ``args`` are the world's columns and buffers (:class:`StepArgs`); ``tree`` the tree
+    ``args`` are the world's columns and buffers (the fields of a :class:`StepArgs`, read
+    from the :class:`StepState` that holds them); ``tree`` the tree
     stage (:class:`~physbook.broadphase.tree.TreeStage`) with this step's known rows and
     candidate keys; ``synced`` says this step already updated the tree and its keys are
     this step's (a second call after :data:`NEED_ROOM`). ``old_contacts`` hold the last
@@ -178,7 +179,11 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
     :func:`~physbook.events.contact_states` for the new rows, the bodies' motion before
     the step, ``dt`` and ``hit_speed``, written into ``args.events``.
     """
+    # Each field is read once: numba counts a reference to every array of a record each
+    # time a field is read from it (and releases it after), hundreds for the solver's.
     bodies, shapes, saved, islands = args.bodies, args.shapes, args.saved, args.islands
+    margins, reaches, filter_columns = args.margins, args.reaches, args.filter_columns
+    joint_bodies, joined, narrow = args.joint_bodies, args.joined, args.narrow
     labels, marks = islands.labels, islands.marks
     keys, nothing = tree.keys, EventCounts(0, 0, False)
     # The stages of physbook.stages.STEP_STAGES, in its order.
@@ -194,11 +199,11 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
         if wake_before_step(bodies, labels, marks, sleeping) == 0:
             return StepResult(QUIET, 0, keys, 0, old_count, 0, nothing)
         save_motion(bodies, saved)
-    step_margins(shapes.body, args.reaches.shapes, bodies, args.distance, dt, args.margins)
+    step_margins(shapes.body, reaches.shapes, bodies, args.distance, dt, margins)
     # Broad phase: the library's tree.
     boxes, filters = args.boxes, args.filters
-    boxes_and_filters(shapes, bodies, args.filter_columns, args.margins, boxes.lower,
-                      boxes.upper, filters)
+    boxes_and_filters(shapes, bodies, filter_columns, margins, boxes.lower, boxes.upper,
+                      filters)
     if synced:
         # Synced again, the tree would see no displacement and might refit fat boxes the
         # staged step keeps; its keys are already this step's.
@@ -208,13 +213,12 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
             tree.nodes, tree.state, tree.leaf_of_row, tree.centers, tree.moved, boxes.lower,
             boxes.upper, tree.known, tree.margin, tree.prediction, tree.shrink, keys,
             filters)
-    if args.joined.shape[0] and pairs.shape[0]:
-        pairs = drop_joined(pairs, shapes.body, args.joined)
+    if joined.shape[0] and pairs.shape[0]:
+        pairs = drop_joined(pairs, shapes.body, joined)
     # Sensors only report overlaps: their pairs get no contact, only an overlap test.
     sensor_count = 0
-    narrow = args.narrow
     if sensing:
-        pairs, sensed = split_sensor_pairs(pairs, args.filter_columns.sensor)
+        pairs, sensed = split_sensor_pairs(pairs, filter_columns.sensor)
         # The sensor rows are read only here: a world without sensors takes no reference
         # to their columns (see physbook._jit).
         held = sensors.state.sensors
@@ -231,16 +235,15 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
     elif pairs.shape[0] > new_contacts.point_counts.shape[0]:
         return StepResult(NEED_ROOM, 0, keys, inserted, pairs.shape[0], 0, nothing)
     # Narrow phase, impulses carried over by shape ids and feature ids.
-    contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles,
-                                    args.margins, bodies.restitutions, bodies.frictions,
-                                    bodies.awake, old_contacts, old_count, new_contacts,
-                                    narrow)
+    contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
+                                    bodies.restitutions, bodies.frictions, bodies.awake,
+                                    old_contacts, old_count, new_contacts, narrow)
     contacts = contact_rows(new_contacts, contact_count)
     if sleeping:
-        wake_touched(contacts.bodies, args.joint_bodies, bodies.kinds, bodies.awake,
+        wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,
                      bodies.sleep_times, labels, marks)
-    solver = args.solver
     if bodies.awake.any():
+        solver = args.solver
         solver_step(solver.soft_settings, solver.impulse_settings, contacts, bodies,
                     _work_rows(solver.work, contact_count), solver.motion, args.joints,
                     solver.joint_work, gravity, dt, springs.contacts, springs.static_contacts,
@@ -250,16 +253,19 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
                                               touching))
     if check_state(bodies) >= 0:
         return StepResult(NOT_FINITE, 0, keys, inserted, contact_count, sensor_count, counts)
-    if continuous and may_stop_fast(bodies, saved.centers, saved.angles,
-                                    args.reaches.bodies, shapes.body):
+    if continuous and may_stop_fast(bodies, saved.centers, saved.angles, reaches.bodies,
+                                    shapes.body):
         # Continuous collision: the rest of the step is Python's.
         return StepResult(FAST, 0, keys, inserted, contact_count, sensor_count, counts)
     if sleeping:
-        update_islands(bodies, contacts.bodies, args.joint_bodies, dt, islands.linear_speed,
+        update_islands(bodies, contacts.bodies, joint_bodies, dt, islands.linear_speed,
                        islands.angular_speed, islands.time_to_sleep, labels, islands.parents,
                        islands.slowest)
     clear_forces(bodies)
     return StepResult(DONE, 0, keys, inserted, contact_count, sensor_count, counts)
+
+#: The fields of a :class:`StepState`: those of a :class:`StepArgs`, then the sensor sets.
+STATE_FIELDS = (*StepArgs._fields, "sensors")
 
 if ENABLED:
     from numba.core import types
@@ -273,50 +279,51 @@ if ENABLED:
             return tuple((name, types.unliteral(field)) for name, field in fields)
 
     class StepState(structref.StructRefProxy):
-        """The arguments of :func:`compiled_step` that stay the same from step to step
-        (``args``, as :func:`step_from_state` unpacks them), held on numba's side: a call
-        that passes it hands numba one object instead of every column."""
+        """The arguments of :func:`compiled_step` that stay the same from step to step, held
+        on numba's side: the fields of a :class:`StepArgs` and the :class:`SensorSets`
+        (``sensors``). A call that passes it hands numba one object instead of every
+        column, and a stage that reads a field takes a reference to its arrays alone (a
+        whole :class:`StepArgs` read at once takes one to each of its hundreds)."""
 
-    structref.define_proxy(StepState, _StepStateType, ["args", "sensors"])
+    structref.define_proxy(StepState, _StepStateType, list(STATE_FIELDS))
 else:
-    class StepState:  # the plain-Python stand-in: the same attribute
+    class StepState:  # the plain-Python stand-in: the same attributes
         """The arguments of :func:`compiled_step` that stay the same from step to step."""
 
-        def __init__(self, args, sensors):
-            self.args = args
-            self.sensors = sensors
+        def __init__(self, *fields):
+            for name, value in zip(STATE_FIELDS, fields, strict=True):
+                setattr(self, name, value)
 
 
-@njit
-def new_step_state(args, sensors) -> StepState:
-    """A :class:`StepState` holding ``args`` (:class:`StepArgs`) and the
-    :class:`SensorSets`, held apart: only a world with a sensor reads them."""
-    return StepState(args, sensors)
+def new_step_state(args: StepArgs, sensors: SensorSets) -> StepState:
+    """A :class:`StepState` holding the fields of ``args`` (:class:`StepArgs`) and the
+    :class:`SensorSets`, which only a world with a sensor reads."""
+    return StepState(*args, sensors)
 
 
 @njit
 def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first,
                     sensor_old_count, keys, known, synced, sleeping, continuous, touching,
-                    gravity, dt, springs, hit_speed):
+                    gravity, dt, springs_table, hit_speed):
     """:func:`compiled_step` with the arguments held in ``state`` (a :class:`StepState`)
     and those that may change from step to step: which contact set holds the last step's
     rows (``old_is_first``: the first) and their count, whether a shape is a sensor and
-    the same two for the sensor sets, the tree's candidate keys, the rows
-    its leaves hold and whether this step synced it already, the sleep and continuous
-    switches, last step's touching keys, gravity, ``dt`` with the solver's softnesses for
-    it (``springs``) and the speed of a hit; returns the fields of a :class:`StepResult`,
-    its counts' flattened in. A game that steps by the frame time it
-    measured changes ``dt`` every step, so nothing that depends on it is held in the
-    state."""
-    args = state.args
-    held = args.tree
+    the same two for the sensor sets, the tree's candidate keys, the rows its leaves hold
+    and whether this step synced it already, the sleep and continuous switches, last
+    step's touching keys, gravity, ``dt`` with the solver's softnesses for it (a
+    :func:`~physbook.dynamics.solver_steps.springs_table`) and the speed of a hit; returns
+    the fields of a :class:`StepResult`, its counts' flattened in. A game that steps by
+    the frame time it measured changes ``dt`` every step, so nothing that depends on it
+    is held in the state."""
+    held = state.tree
     tree = TreeStage(held.nodes, held.state, held.leaf_of_row, held.centers, held.moved,
                      known, held.margin, held.prediction, held.shrink, keys)
-    first, second = args.contact_sets
+    first, second = state.contact_sets
     old, new = (first, second) if old_is_first else (second, first)
-    result = compiled_step(args, tree, synced, old, old_count, new, sensing,
+    result = compiled_step(state, tree, synced, old, old_count, new, sensing,
                            SensorSource(state, sensor_old_is_first, sensor_old_count),
-                           sleeping, continuous, springs, touching, gravity, dt, hit_speed)
+                           sleeping, continuous, springs_from_table(springs_table), touching,
+                           gravity, dt, hit_speed)
     # Handed to Python as a plain tuple (see physbook.continuous.reach_arrays).
     counts = result.counts
     return (result.status, result.value, result.keys, result.moved, result.contact_rows,

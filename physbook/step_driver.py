@@ -296,7 +296,7 @@ class StepDriver:
                 state.handle, current is state.contact_sets[0], old_count, sensing,
                 sensed_first, sensed_count, keys, known, synced,
                 self._sleep.enabled, self.continuous, self._log.record.touching,
-                self.gravity, dt, settings.springs, self._log.hit_speed)
+                self.gravity, dt, settings.springs_table, self._log.hit_speed)
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
             if status == QUIET:
@@ -320,7 +320,8 @@ class StepDriver:
             self._refuse_non_finite(bodies, dt)
         elif status == FAST:
             self.finish(bodies, contacts.arrays, joints, dt)
-        self.conclude(dt, EventCounts(touch_count, hit_count, changed))
+        self._log.conclude(dt, sensors, EventCounts(touch_count, hit_count, changed),
+                           self._events)  # self.conclude, a call less
 
     def end_quiet_step(self, dt: float) -> None:
         """End a step of ``dt`` s in which nothing was awake: nothing moved, no contact
@@ -362,8 +363,8 @@ class StepDriver:
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         solver, tree = self._solver, self._broad_phase
         sources = (bodies, shapes, self._shapes.filters, joints)
-        values = (self._sleep.linear_speed, self._sleep.angular_speed, self._sleep.time_to_sleep,
-                  tree.margin, tree.prediction, settings.soft, settings.impulse)
+        values = (self._sleep.thresholds, tree.margin, tree.prediction, settings.soft,
+                  settings.impulse)
         cached = self._step_state
         current, spare = contact_sets
         if (cached is not None and cached.values == values

@@ -12,6 +12,7 @@ import pytest
 import physbook as pb
 from physbook import scenes
 from physbook import step_driver as driver_module
+from physbook.dynamics.solver_steps import springs_from_table
 
 #: Every column a step writes, the contact impulses, the contact and sensor events.
 BODY_COLUMNS = ("origins", "centers", "angles", "velocities", "angular_velocities", "awake",
@@ -360,3 +361,20 @@ def test_compiled_is_a_flag():
     assert world.compiled is False
     with pytest.raises(TypeError, match="compiled"):
         world.compiled = "yes"
+
+
+@pytest.mark.parametrize("solver", [
+    pb.SoftStepSolver(substeps=3, contact_hertz=25.0, static_hertz=40.0, joint_hertz=55.0),
+    pb.SequentialImpulseSolver(joint_hertz=12.0)], ids=["soft", "impulse"])
+def test_the_compiled_step_is_handed_the_springs_of_its_solver(solver):
+    # The compiled call takes the softnesses as a table (numba types an array at once, a
+    # named tuple by calling Python); read back, it holds exactly the solver's springs, each
+    # row the one of its field. The joints' spring differs from the contacts' (and, in the
+    # soft step, from the static contacts'), so a swapped row would show.
+    settings = solver.compiled_settings(1 / 60)
+    springs = settings.springs
+    assert springs.joints not in (springs.contacts, springs.static_contacts)
+    if isinstance(solver, pb.SoftStepSolver):
+        assert springs.contacts != springs.static_contacts
+    assert springs_from_table(settings.springs_table) == springs
+    assert springs.joints == solver.joint_softness(1 / 60)

@@ -313,7 +313,7 @@ class SequentialImpulseSolver:
         """The settings and softnesses of a step of ``dt`` s (checked), as
         :func:`~physbook.dynamics.solver_steps.solver_step` takes them; the soft step's
         settings are None."""
-        return self._compiled.get(self, dt, lambda dt: CompiledSettings(
+        return self._compiled.get(self, dt, lambda dt: CompiledSettings.of(
             None,
             ImpulseSettings(self.restitution_threshold, self.warm_starting, self.iterations,
                             self.accumulate,
@@ -518,7 +518,7 @@ class SoftStepSolver:
         """The settings and softnesses of a step of ``dt`` s (checked), as
         :func:`~physbook.dynamics.solver_steps.solver_step` takes them; the impulse
         solvers' settings are None."""
-        return self._compiled.get(self, dt, lambda dt: CompiledSettings(
+        return self._compiled.get(self, dt, lambda dt: CompiledSettings.of(
             SoftSettings(self.substeps, self.relax_iterations, self.push_out_speed,
                          self.restitution_threshold, self.warm_starting),
             None, Springs(*self.springs(dt), self.joint_softness(dt))))
