@@ -37,7 +37,6 @@ from physbook._jit import ENABLED, njit
 from physbook.broadphase.tree import TreeStage, overlapping_pairs, sync_and_pair
 from physbook.collision.manifold import NarrowScratch
 from physbook.continuous import Reaches, may_stop_fast
-from physbook.dynamics.contact_solver import ContactWork
 from physbook.dynamics.contact_table import contact_rows, update_contacts
 from physbook.dynamics.islands import (
     IslandWork,
@@ -145,16 +144,6 @@ class StepResult(NamedTuple):
 
 
 @njit(inline=True)
-def _work_rows(work, count):
-    """The first ``count`` rows of the solver's contact work arrays."""
-    return ContactWork(work.anchors_a[:count], work.anchors_b[:count],
-                       work.normal_masses[:count], work.tangent_masses[:count],
-                       work.base_separations[:count], work.relative_velocities[:count],
-                       work.targets[:count], work.normal_impulses[:count],
-                       work.tangent_impulses[:count], work.total_normal_impulses[:count])
-
-
-@njit(inline=True)
 def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sensing,
                   sensors, sleeping, continuous, springs, touching, gravity, dt, hit_speed):
     """One step of a world whose stages are the library's own, in the order of
@@ -245,9 +234,9 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
     if bodies.awake.any():
         solver = args.solver
         solver_step(solver.soft_settings, solver.impulse_settings, contacts, bodies,
-                    _work_rows(solver.work, contact_count), solver.motion, args.joints,
-                    solver.joint_work, gravity, dt, springs.contacts, springs.static_contacts,
-                    springs.joints, solver.colouring, solver.threads)
+                    solver.work, solver.motion, args.joints, solver.joint_work, gravity, dt,
+                    springs.contacts, springs.static_contacts, springs.joints,
+                    solver.colouring, solver.threads, solver.awake_rows)
     # Events: which pairs touch and which hit, from the motion saved before the step.
     counts = EventCounts(*contact_events_into(contacts, saved, dt, hit_speed, args.events,
                                               touching))

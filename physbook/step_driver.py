@@ -48,7 +48,7 @@ from physbook.dynamics.motion import update_origins
 from physbook.dynamics.sleep import Sleep
 from physbook.dynamics.snapshot import StepSnapshot, check_finite, save_motion, save_step_start
 from physbook.dynamics.solver_steps import CompiledSettings, SolverWork
-from physbook.dynamics.solvers import COMPILED_SOLVERS, SoftStepSolver
+from physbook.dynamics.solvers import COMPILED_SOLVERS
 from physbook.event_log import EventLog
 from physbook.events import EventBuffers, EventCounts, event_buffers, split_sensor_pairs
 from physbook.geometry.shape_table import ShapeTable, shape_aabbs
@@ -386,8 +386,7 @@ class StepDriver:
         capacity = max(len(current.point_counts), len(spare.point_counts))
         work, motion, joint_work = solver.work_views(
             capacity, count, len(joints.kinds) if has_joints else None)
-        colouring = (solver.colouring(capacity, count) if isinstance(solver, SoftStepSolver)
-                     else None)
+        colouring = solver.colouring(capacity, count)
         sleep = self._sleep
         islands = IslandWork(sleep.labels[:count], sleep.marks[:count], sleep.parents[:count],
                              sleep.slowest[:count], sleep.linear_speed, sleep.angular_speed,
@@ -399,7 +398,8 @@ class StepDriver:
             (current, spare), narrow_scratch(shapes, count), self._snapshot.buffers(count),
             islands, shape_reaches(shapes, bodies.local_centers),
             SolverWork(settings.soft, settings.impulse, work, motion, joint_work, colouring,
-                       None if colouring is None else solver.threads(colouring)),
+                       None if colouring is None else solver.threads(colouring),
+                       solver.awake_rows(capacity)),
             self.event_buffers(capacity)),
             SensorSets(*sensor_sets, self._zero_margins[:shape_count]))
         self._step_state = CompiledState(handle, sources, values, (current, spare),

@@ -17,6 +17,7 @@ from physbook.dynamics.solvers import (
     SOLVERS,
     ImpulseSolver,
     SequentialImpulseSolver,
+    SoftStepSolver,
     contact_solver,
 )
 from physbook.geometry.shapes import Circle, Polygon
@@ -629,3 +630,75 @@ def test_a_substeps_change_of_velocity_is_the_next_warm_start_exactly():
     assert (moving, contacts) == ("6", "12")        # six boxes, twelve contacts
     assert same == "True" and all_changed == "True"
     assert float(largest) > 0.01                    # the passes did change the velocities
+
+
+# --- rows with no body awake --------------------------------------------------------------
+
+def _pile_asleep_and_a_box_falling(solver):
+    """A 10-row pyramid gone to sleep on the ground, and a box falling onto the ground far
+    from it: most contact rows have no body awake."""
+    import physbook as pb
+
+    scene = pb.scenes.pyramid(10, world=World(solver=solver))
+    world = scene.world
+    for _ in range(600):
+        world.step(1 / 60)
+        if world.sleep.awake_count == 0:
+            break
+    assert world.sleep.awake_count == 0
+    world.add_body(Polygon.box(0.5, 0.5), position=(40.0, 0.3), angle=0.3)
+    world.add_body(Polygon.box(80.0, 0.5), position=(40.0, -0.25), kind="static")
+    for _ in range(5):
+        world.step(1 / 60)
+    return world
+
+
+@pytest.mark.parametrize("make_solver", [
+    lambda: SoftStepSolver(), lambda: SoftStepSolver(order="rows"),
+    lambda: SequentialImpulseSolver()], ids=["colours", "rows", "impulses"])
+def test_a_step_that_solves_only_the_awake_rows_gives_the_states_of_solving_all(make_solver):
+    # The solver gathers the rows with a body awake and solves those alone; the kernels of
+    # the step, handed every row, skip the others. Both must give the same bodies and
+    # impulses, bit for bit.
+    from physbook.dynamics.contact_table import ContactColumns
+    from physbook.dynamics.solver_steps import coloured_soft_step, impulse_step, soft_step
+
+    solver = make_solver()
+    world = _pile_asleep_and_a_box_falling(solver)
+    contacts, bodies = world.contacts.arrays, world.bodies.arrays
+    awake = bodies.awake[contacts.bodies].any(axis=1)
+    assert 0 < awake.sum() < len(awake) / 10  # a few rows awake, most asleep
+    copies = []
+    for _ in range(2):
+        copies.append((ContactColumns(*(column.copy() for column in contacts)),
+                       type(bodies)(*(column.copy() for column in bodies))))
+    dt, gravity = 1 / 60, np.array([0.0, -9.81])
+    (gathered_contacts, gathered_bodies), (all_contacts, all_bodies) = copies
+    solver.step(gathered_contacts, gathered_bodies, gravity, dt)
+    settings = solver.compiled_settings(dt)
+    work, motion, _ = solver.work_views(len(all_contacts.bodies), len(all_bodies.kinds), None)
+    springs = settings.springs
+    if settings.impulse is not None:
+        s = settings.impulse
+        impulse_step(all_contacts, all_bodies, work, motion, None, None, springs.joints,
+                     gravity, dt, s.iterations, s.accumulate, s.warm_starting,
+                     s.restitution_threshold, s.position_correction, s.correction, s.slop,
+                     s.position_iterations, s.max_correction)
+    else:
+        s = settings.soft
+        arguments = (all_contacts, all_bodies, work, motion, None, None, springs.joints,
+                     gravity, dt, s.substeps, s.relax_iterations, springs.contacts,
+                     springs.static_contacts, s.push_out_speed, s.restitution_threshold,
+                     s.warm_starting)
+        colouring = solver.colouring(len(all_contacts.bodies), len(all_bodies.kinds))
+        if colouring is None:
+            soft_step(*arguments)
+        else:
+            coloured_soft_step(*arguments, colouring)
+    for name, gathered, every in zip(type(bodies)._fields, gathered_bodies, all_bodies,
+                                     strict=True):
+        assert np.array_equal(gathered, every), name
+    for name in ("normal_impulses", "tangent_impulses"):
+        assert np.array_equal(getattr(gathered_contacts, name), getattr(all_contacts, name))
+    moved = ~np.isclose(gathered_bodies.centers, bodies.centers).all(axis=1)
+    assert moved.any()  # the step moved the falling box

@@ -29,6 +29,7 @@ from physbook.dynamics.contact_solver import (
     BAUMGARTE,
     NONLINEAR,
     PROJECTION,
+    ContactWork,
     Softness,
     count_overlaps,
     land_early_bounces,
@@ -45,7 +46,12 @@ from physbook.dynamics.contact_solver import (
     update_motion,
     warm_start,
 )
-from physbook.dynamics.contact_table import contact_rows
+from physbook.dynamics.contact_table import (
+    ContactColumns,
+    contact_columns,
+    contact_rows,
+    copy_contact_row,
+)
 from physbook.dynamics.joint_solver import (
     prepare_joints,
     solve_joints,
@@ -147,12 +153,27 @@ class CompiledSettings(NamedTuple):
         return cls(soft, impulse, springs, springs_table(springs))
 
 
+class AwakeRows(NamedTuple):
+    """Room for the contact rows a step solves when some rows have no body awake: their
+    ``rows`` in the contact table and a copy of them (``contacts``, a
+    :class:`~physbook.dynamics.contact_table.ContactColumns`)."""
+
+    rows: np.ndarray
+    contacts: ContactColumns
+
+
+def awake_rows_arrays(capacity: int) -> AwakeRows:
+    """:class:`AwakeRows` with room for ``capacity`` contact rows."""
+    return AwakeRows(np.zeros(capacity, np.int64), contact_columns(capacity))
+
+
 class SolverWork(NamedTuple):
     """What the solve stage of a compiled step holds between steps: the solver's settings
     (one of ``soft_settings`` and ``impulse_settings`` is None), its per-contact, per-body
     and per-joint work arrays (``work``, ``motion``, ``joint_work``, None without joints),
-    the soft step's ``colouring`` work arrays when it solves in colours (else None) and
-    their ``threads`` chunks when it solves on several threads (else None)."""
+    the soft step's ``colouring`` work arrays when it solves in colours (else None), their
+    ``threads`` chunks when it solves on several threads (else None) and the
+    :class:`AwakeRows` it gathers the rows it solves into."""
 
     soft_settings: SoftSettings | None
     impulse_settings: ImpulseSettings | None
@@ -161,6 +182,7 @@ class SolverWork(NamedTuple):
     joint_work: tuple | None
     colouring: tuple | None
     threads: np.ndarray | None
+    awake_rows: AwakeRows
 
 
 @njit(refcounted=False)
@@ -381,11 +403,50 @@ def coloured_soft_step(contacts, bodies, work, motion, joints, joint_work, joint
     return soft_step(contacts, *arguments, colouring, colour_count, threads)
 
 
+@njit(inline=True)
+def work_rows(work, count):
+    """The first ``count`` rows of the solver's contact work arrays (a ContactWork)."""
+    return ContactWork(work.anchors_a[:count], work.anchors_b[:count],
+                       work.normal_masses[:count], work.tangent_masses[:count],
+                       work.base_separations[:count], work.relative_velocities[:count],
+                       work.targets[:count], work.normal_impulses[:count],
+                       work.tangent_impulses[:count], work.total_normal_impulses[:count])
+
+
+@njit(refcounted=False)
+def gather_awake_rows(contacts, awake, held):
+    """The rows of ``contacts`` with a body ``awake``, in order, into ``held``
+    (:class:`AwakeRows`): their rows always, copies of them only when some row is left
+    out; returns how many there are."""
+    pairs = contacts.bodies
+    count = 0
+    for m in range(pairs.shape[0]):
+        if awake[pairs[m, 0]] or awake[pairs[m, 1]]:
+            held.rows[count] = m
+            count += 1
+    if count < pairs.shape[0]:
+        for i in range(count):
+            copy_contact_row(contacts, held.rows[i], held.contacts, i)
+    return count
+
+
+@njit(refcounted=False)
+def scatter_awake_impulses(held, count, contacts):
+    """The impulses of the first ``count`` rows ``held`` (:class:`AwakeRows`) gathered
+    back into their rows of ``contacts``: all the solver writes to a contact."""
+    for i in range(count):
+        m = held.rows[i]
+        for k in range(2):
+            contacts.normal_impulses[m, k] = held.contacts.normal_impulses[i, k]
+            contacts.tangent_impulses[m, k] = held.contacts.tangent_impulses[i, k]
+
+
 @njit(refcounted=False)
 def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion, joints,
-                joint_work, gravity, dt, soft, static_soft, joint_soft, colouring, threads):
-    """The step of a world's solver, as its compiled step calls it; returns the count of
-    bodies whose state is no longer finite.
+                joint_work, gravity, dt, soft, static_soft, joint_soft, colouring, threads,
+                awake_rows):
+    """The step of a world's solver, as both drivers call it; returns the count of bodies
+    whose state is no longer finite.
 
     One of ``soft_settings`` (the soft step's) and ``impulse_settings`` (the impulse
     solvers') is None, and ``joints`` and ``joint_work`` are None when the world has no
@@ -394,8 +455,31 @@ def solver_step(soft_settings, impulse_settings, contacts, bodies, work, motion,
     are a solver's ``compiled_settings(dt)`` (:class:`CompiledSettings`);
     ``colouring`` is the soft step's work arrays for solving in colours, or None for
     solving the rows in order; ``threads`` is its ``chunks`` when it solves on several
-    threads, else None.
+    threads, else None. ``work`` has room for every row of ``contacts``.
+
+    A row with no body awake is read by no stage of either solver (a sleeping island's, or
+    one asleep against the ground): when there are such rows, the others are gathered into
+    ``awake_rows`` (:class:`AwakeRows`), solved there and their impulses put back, so that
+    a step costs what its awake rows cost, not the sleeping pile's. The rows keep their
+    order, and the states are those of solving every row.
     """
+    count = contacts.bodies.shape[0]
+    solved = gather_awake_rows(contacts, bodies.awake, awake_rows)
+    if solved == count:
+        return _solve(soft_settings, impulse_settings, contacts, bodies,
+                      work_rows(work, count), motion, joints, joint_work, gravity, dt, soft,
+                      static_soft, joint_soft, colouring, threads)
+    bad = _solve(soft_settings, impulse_settings, contact_rows(awake_rows.contacts, solved),
+                 bodies, work_rows(work, solved), motion, joints, joint_work, gravity, dt,
+                 soft, static_soft, joint_soft, colouring, threads)
+    scatter_awake_impulses(awake_rows, solved, contacts)
+    return bad
+
+
+@njit(refcounted=False, inline=True)
+def _solve(soft_settings, impulse_settings, contacts, bodies, work, motion, joints,
+           joint_work, gravity, dt, soft, static_soft, joint_soft, colouring, threads):
+    """:func:`solver_step` over the rows ``contacts``."""
     # numba settles a test of a None-typed argument against None when it compiles, and
     # drops the branch not taken; each step below sits behind such a test of the other
     # solver's settings, so only the world's own solver is compiled.

@@ -57,13 +57,13 @@ from physbook.dynamics.contact_table import ContactColumns
 from physbook.dynamics.joint_solver import JointWork, joint_work_arrays
 from physbook.dynamics.joint_table import JointColumns
 from physbook.dynamics.solver_steps import (
+    AwakeRows,
     CompiledSettings,
     ImpulseSettings,
     SoftSettings,
     Springs,
-    coloured_soft_step,
-    impulse_step,
-    soft_step,
+    awake_rows_arrays,
+    solver_step,
 )
 
 #: The orders in which the soft step's passes may meet the contacts.
@@ -95,6 +95,13 @@ class _Scratch:
         self._joints = joint_work_arrays(4)
         self._views = (self._work, self._motion, JointWork(*(c[:0] for c in self._joints)))
         self._colouring = colouring_arrays(0, 0)
+        self._awake_rows = awake_rows_arrays(16)
+
+    def awake_rows(self, contacts: int) -> AwakeRows:
+        """Room to gather ``contacts`` rows into (not cut to them)."""
+        if len(self._awake_rows.rows) < contacts:
+            self._awake_rows = awake_rows_arrays(room(len(self._awake_rows.rows), contacts))
+        return self._awake_rows
 
     def views(self, contacts: int, bodies: int, joints: int | None):
         """Work arrays for these counts; no joint work when ``joints`` is None."""
@@ -214,7 +221,48 @@ def _optional_positive(value, name: str) -> float | None:
     return None if value is None else _check.positive_scalar(value, name)
 
 
-class SequentialImpulseSolver:
+class _CompiledSolver:
+    """What the library's own solvers share: their work arrays, kept between steps, and
+    their step, one compiled call (:func:`~physbook.dynamics.solver_steps.solver_step`)
+    that the world's compiled step makes too."""
+
+    def work_views(self, contacts: int, bodies: int, joints: int | None) -> tuple:
+        """The solver's work arrays cut to these counts, kept between steps: (per contact,
+        per body, per joint); no joint work when ``joints`` is None."""
+        return self._scratch.views(contacts, bodies, joints)
+
+    def awake_rows(self, contacts: int) -> AwakeRows:
+        """Room to gather the rows of ``contacts`` contacts that have a body awake (see
+        :func:`~physbook.dynamics.solver_steps.solver_step`)."""
+        return self._scratch.awake_rows(contacts)
+
+    def colouring(self, contacts: int, bodies: int) -> Colouring | None:
+        """The colouring work arrays of a step with these counts; None: rows in order."""
+        return None
+
+    def threads(self, colouring: Colouring) -> np.ndarray | None:
+        """What a coloured step takes as ``threads``; None: one thread."""
+        return None
+
+    def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
+        """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
+        world's :class:`~physbook.dynamics.joint_table.JointColumns`, or None); see the
+        module doc. Returns the count of bodies whose state is no longer finite."""
+        dt, joints = stage_input(contacts, bodies, gravity, dt, joints)
+        count, body_count = len(contacts.bodies), len(bodies.kinds)
+        work, motion, joint_work = self.work_views(
+            count, body_count, None if joints is None else len(joints.kinds))
+        settings = self.compiled_settings(dt)
+        springs = settings.springs
+        colouring = self.colouring(count, body_count)
+        return solver_step(settings.soft, settings.impulse, contacts, bodies, work, motion,
+                           joints, joint_work, gravity, dt, springs.contacts,
+                           springs.static_contacts, springs.joints, colouring,
+                           None if colouring is None else self.threads(colouring),
+                           self.awake_rows(count))
+
+
+class SequentialImpulseSolver(_CompiledSolver):
     """Sequential impulses: rigid contacts solved point by point, ``iterations`` passes.
 
     Parameters
@@ -322,24 +370,6 @@ class SequentialImpulseSolver:
                             self.max_correction),
             Springs(_RIGID, _RIGID, self.joint_softness(dt))))
 
-    def work_views(self, contacts: int, bodies: int, joints: int | None) -> tuple:
-        """The solver's work arrays cut to these counts, kept between steps: (per contact,
-        per body, per joint); no joint work when ``joints`` is None."""
-        return self._scratch.views(contacts, bodies, joints)
-
-    def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
-        """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
-        world's :class:`~physbook.dynamics.joint_table.JointColumns`, or None); see the
-        module doc."""
-        dt, joints = stage_input(contacts, bodies, gravity, dt, joints)
-        work, motion, joint_work = self._scratch.views(
-            len(contacts.bodies), len(bodies.kinds), None if joints is None else len(joints.kinds))
-        return impulse_step(contacts, bodies, work, motion, joints, joint_work,
-                            self.joint_softness(dt), gravity, dt, self.iterations,
-                            self.accumulate, self.warm_starting, self.restitution_threshold,
-                            POSITION_CORRECTIONS.index(self.position_correction),
-                            self.correction, self.slop, self.position_iterations,
-                            self.max_correction)
 
 
 class ImpulseSolver(SequentialImpulseSolver):
@@ -391,7 +421,7 @@ class ImpulseSolver(SequentialImpulseSolver):
                 f"speculative_distance={self.speculative_distance:g})")
 
 
-class SoftStepSolver:
+class SoftStepSolver(_CompiledSolver):
     """The soft step (Box2D v3): substeps, soft contacts, relaxing, restitution last.
 
     Parameters
@@ -522,28 +552,6 @@ class SoftStepSolver:
             SoftSettings(self.substeps, self.relax_iterations, self.push_out_speed,
                          self.restitution_threshold, self.warm_starting),
             None, Springs(*self.springs(dt), self.joint_softness(dt))))
-
-    def work_views(self, contacts: int, bodies: int, joints: int | None) -> tuple:
-        """The solver's work arrays cut to these counts, kept between steps: (per contact,
-        per body, per joint); no joint work when ``joints`` is None."""
-        return self._scratch.views(contacts, bodies, joints)
-
-    def step(self, contacts, bodies, gravity, dt: float, joints=None) -> int:
-        """Move ``bodies`` through a step of ``dt`` s with ``contacts`` and ``joints`` (a
-        world's :class:`~physbook.dynamics.joint_table.JointColumns`, or None); see the
-        module doc."""
-        dt, joints = stage_input(contacts, bodies, gravity, dt, joints)
-        work, motion, joint_work = self._scratch.views(
-            len(contacts.bodies), len(bodies.kinds), None if joints is None else len(joints.kinds))
-        soft, static_soft = self.springs(dt)
-        arguments = (contacts, bodies, work, motion, joints, joint_work,
-                     self.joint_softness(dt), gravity, dt, self.substeps,
-                     self.relax_iterations, soft, static_soft, self.push_out_speed,
-                     self.restitution_threshold, self.warm_starting)
-        colouring = self.colouring(len(contacts.bodies), len(bodies.kinds))
-        if colouring is not None:
-            return coloured_soft_step(*arguments, colouring, self.threads(colouring))
-        return soft_step(*arguments)
 
     def colouring(self, contacts: int, bodies: int) -> Colouring | None:
         """The colouring work arrays of a step with these counts, shared out among numba's
