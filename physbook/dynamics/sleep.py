@@ -62,7 +62,9 @@ class Sleep:
 
     @property
     def linear_speed(self) -> float:
-        """A body slower than this (m/s; 0.05 by default) ..."""
+        """The speed (m/s; 0.05 by default) below which a body counts as at rest: an island
+        sleeps once every body in it has been below this and :attr:`angular_speed` for
+        :attr:`time_to_sleep`."""
         return self._linear_speed
 
     @linear_speed.setter
@@ -71,7 +73,8 @@ class Sleep:
 
     @property
     def angular_speed(self) -> float:
-        """... and turning slower than this (rad/s; 2°/s by default) ..."""
+        """The turning speed (rad/s; 2°/s by default) below which a body counts as at rest,
+        with :attr:`linear_speed`."""
         return self._angular_speed
 
     @angular_speed.setter
@@ -80,7 +83,8 @@ class Sleep:
 
     @property
     def time_to_sleep(self) -> float:
-        """... for this long (s, 0.5 by default), with every body of its island, sleeps."""
+        """How long (s; 0.5 by default) every body of an island must have been at rest (see
+        :attr:`linear_speed`) before the island falls asleep."""
         return self._time_to_sleep
 
     @time_to_sleep.setter
