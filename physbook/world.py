@@ -35,7 +35,7 @@ from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
 from physbook.dynamics.new_body import new_body_values
 from physbook.dynamics.sleep import Sleep
-from physbook.dynamics.solvers import DEFAULT_SOLVER, contact_solver
+from physbook.dynamics.solvers import DEFAULT_SOLVER, resolve_solver
 from physbook.event_log import EventLog
 from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_filter import Filter
@@ -95,7 +95,7 @@ class World:
         self._joints = JointTable()
         self._body_view = Bodies(self._bodies)
         self._sleep = Sleep(self._bodies, sleeping)
-        self._solver = contact_solver(DEFAULT_SOLVER if solver is None else solver)
+        self._solver = resolve_solver(DEFAULT_SOLVER if solver is None else solver)
         # The library's broad phases return canonical pairs; a user's are checked.
         self._broad_phase, trusted_pairs = resolve_broad_phase(broad_phase)
         # Sensors, events and queries (chapter 12).

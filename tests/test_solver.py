@@ -18,7 +18,7 @@ from physbook.dynamics.solvers import (
     ImpulseSolver,
     SequentialImpulseSolver,
     SoftStepSolver,
-    contact_solver,
+    resolve_solver,
 )
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.world import World
@@ -378,7 +378,7 @@ def test_millimetre_bodies_rest_on_the_ground_not_in_it(solver, radius):
 
 
 def test_solver_by_name():
-    assert isinstance(contact_solver("impulse"), ImpulseSolver)
+    assert isinstance(resolve_solver("impulse"), ImpulseSolver)
     assert set(SOLVERS) == {"impulse", "sequential_impulses", "soft_step"}
     solver = ImpulseSolver(iterations=4)
     assert World(solver=solver).solver is solver

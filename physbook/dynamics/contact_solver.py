@@ -669,7 +669,8 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
     if span is not None:
         first, last = span
     for m in range(first, last):
-        a = np.uint64(pairs[m, 0])  # unsigned: see warm_start
+        # Unsigned: numba checks a signed index for being negative at every use.
+        a = np.uint64(pairs[m, 0])
         b = np.uint64(pairs[m, 1])
         if not (awake[a] or awake[b]):
             continue

@@ -585,7 +585,7 @@ COMPILED_SOLVERS = (ImpulseSolver, SequentialImpulseSolver, SoftStepSolver)
 DEFAULT_SOLVER = "soft_step"
 
 
-def contact_solver(name_or_solver):
+def resolve_solver(name_or_solver):
     """Resolve a solver given by name (a default-configured one) or as an object.
 
     An object must have a callable ``step(contacts, bodies, gravity, dt)``; its

@@ -200,7 +200,8 @@ def store_groups(group_count, groups, lanes, order, contacts, bodies, work, scal
 def _gather_velocities(block, lane_bodies, g, width, velocities, spins):
     """Read the velocities of each lane's bodies into group g's block."""
     for lane in range(width):
-        a = np.uint64(lane_bodies[g, 0, lane])  # unsigned: see warm_start
+        # Unsigned: numba checks a signed index for being negative at every use.
+        a = np.uint64(lane_bodies[g, 0, lane])
         b = np.uint64(lane_bodies[g, 1, lane])
         block[lane + VELOCITY_AX * LANES] = velocities[a, 0]
         block[lane + VELOCITY_AY * LANES] = velocities[a, 1]
