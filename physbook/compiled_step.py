@@ -274,7 +274,16 @@ if ENABLED:
         column, and a stage that reads a field takes a reference to its arrays alone (a
         whole :class:`StepArgs` read at once takes one to each of its hundreds)."""
 
+        def __new__(cls, *fields):
+            # Built by a cached kernel: numba's own constructor of a proxy is compiled
+            # anew in every process (seconds at a world's first step).
+            return _new_step_state(*fields)
+
     structref.define_proxy(StepState, _StepStateType, list(STATE_FIELDS))
+
+    @njit
+    def _new_step_state(*fields):
+        return StepState(*fields)
 else:
     class StepState:  # the plain-Python stand-in: the same attributes
         """The arguments of :func:`compiled_step` that stay the same from step to step."""

@@ -50,6 +50,12 @@ SCENES = (
     ("bullets", lambda: pb.scenes.bullets(10), 30),
     ("spinning rod", lambda: pb.scenes.spinning_rod(), 30),
     ("tumbler", lambda: pb.scenes.tumbler(10), 30),
+    # Chapters 4 and 9 to 11 also step the impulse solvers, with and without joints.
+    ("pyramid, sequential impulses",
+     lambda: pb.scenes.pyramid(6, world=pb.World(solver="sequential_impulses")), 30),
+    ("pyramid, impulses", lambda: pb.scenes.pyramid(6, world=pb.World(solver="impulse")), 30),
+    ("ragdoll, sequential impulses",
+     lambda: pb.scenes.ragdoll(world=pb.World(solver="sequential_impulses")), 30),
 )
 
 
