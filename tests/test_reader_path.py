@@ -74,12 +74,18 @@ def test_reading_every_chapter_changes_nothing_git_stores(read_clone):
     assert saved, "the book has chapters"
     assert all(any(cell.get("outputs") for cell in notebook.cells)
                for notebook in saved.values()), "the saved chapters hold their outputs"
+    # Nothing is staged: what git stores is the clone's commit.
+    assert git("diff", "--cached", "--name-only", cwd=clone) == ""
     # git lists a saved chapter as modified until it refreshes the file's entry (its size
-    # changed, and git does not look further), but nothing differs once the filter has run:
+    # changed, and git does not look further); storing every file runs the git filter on
+    # each chapter once (a git diff first would run it once more, to find the same), and
+    # nothing differs from the commit once the filter has run: there is nothing to commit.
+    git("add", "--all", cwd=clone)
+    assert git("status", "--porcelain", cwd=clone) == "", git("diff", "--cached", "--stat",
+                                                               cwd=clone)
+    # So git diff, the filtered files beside what git stores, is empty.
     differs = subprocess.run(["git", "diff", "--quiet"], cwd=clone, check=False).returncode
     assert differs == 0, git("diff", "--stat", cwd=clone)
-    git("add", "--all", cwd=clone)                    # there is nothing to commit
-    assert git("status", "--porcelain", cwd=clone) == ""
 
 
 def test_the_hygiene_tests_pass_after_reading(read_clone):
