@@ -371,7 +371,6 @@ class SequentialImpulseSolver(_CompiledSolver):
             Springs(_RIGID, _RIGID, self.joint_softness(dt))))
 
 
-
 class ImpulseSolver(SequentialImpulseSolver):
     """The impulse method of chapter 9: the same stages with accumulation and warm starting
     switched off, and overlap removed by linear projection.
