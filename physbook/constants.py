@@ -267,3 +267,26 @@ MINIMUM_EDGE_LENGTH = 1e-9
 
 #: Most vertices a Verlet polygon body may have; every pair is braced, so edges grow as n².
 MAXIMUM_VERLET_POLYGON_VERTICES = 16
+
+# --- shapes with a radius, and chains (chapter 15) --------------------------------------
+
+#: Shortest segment, chain segment or chain edge (m): shorter ones have no reliable
+#: direction, and a chain's corner tests need one (Box2D refuses lengths below its slop).
+MIN_SEGMENT_LENGTH = LINEAR_SLOP
+
+#: Two rounded cores this far apart (m) or more are "apart": their manifold may come from
+#: the closest features instead of clipping (Box2D uses 0.1 × its linear slop).
+ROUND_CORE_GAP = 0.1 * LINEAR_SLOP
+
+#: A rounded manifold becomes one point between two core vertices only when those vertices
+#: are this much (m) closer than the clipped points: a band against flicker between forms.
+VERTEX_SWITCH = 0.1 * LINEAR_SLOP
+
+#: A chain vertex is convex (the surface turns away from a body resting on it) when the
+#: sine of the turn from the previous edge to the next is at least this (about 0.6°);
+#: flatter vertices count as flat, so rounding never makes a flat floor bumpy.
+CHAIN_CONVEX_SINE = 0.01
+
+#: A normal turned past a convex vertex's neighbouring face normal by more than this sine
+#: belongs to the neighbouring chain segment, which makes that contact instead.
+CHAIN_NORMAL_SINE = 0.01

@@ -17,11 +17,18 @@ BODY_KINDS = ("dynamic", "static", "kinematic")
 
 #: A shape that is a circle (one centre and a radius).
 CIRCLE = 0
-#: A shape that is a convex polygon (vertices and outward edge normals).
+#: A shape that is a convex polygon (vertices and outward edge normals), grown by its
+#: radius when the radius is positive (a rounded polygon).
 POLYGON = 1
+#: A capsule: the segment between two centres grown by a radius.
+CAPSULE = 2
+#: A two-sided segment with no radius (static and kinematic bodies only).
+SEGMENT = 3
+#: A one-sided segment of a chain, which knows its neighbours (its ghost vertices).
+CHAIN_SEGMENT = 4
 
 #: Shape kind names, indexed by code.
-SHAPE_KINDS = ("circle", "polygon")
+SHAPE_KINDS = ("circle", "polygon", "capsule", "segment", "chain segment")
 
 #: A distance joint keeps two anchor points at a distance (a rod, a rope, a spring).
 DISTANCE = 0

@@ -33,7 +33,7 @@ from physbook._buffers import CachesViews, carry_out, grown, without_rows
 from physbook._jit import njit
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Circle, Polygon, Shape
-from physbook.kinds import CIRCLE, POLYGON
+from physbook.kinds import CHAIN_SEGMENT, CIRCLE, POLYGON
 from physbook.vecmath.kernels import rotate
 
 #: Shapes a world can make in its life: a pair key (physbook.events.pair_keys) holds the
@@ -422,6 +422,14 @@ def centred_circle(kind, vertex_count, vertices, start, s):
     place does not depend on the body's angle, R(θ)·0 = 0."""
     return (kind[s] == CIRCLE and vertex_count[s] == 1 and vertices[start, 0] == 0.0
             and vertices[start, 1] == 0.0)
+
+
+@njit(refcounted=False)
+def core_count(kind_s, vertex_count_s):
+    """How many of a shape's vertex rows are its core, the points its radius grows: all
+    of them, except a chain segment's, whose rows ``[point1, point2, ghost1, ghost2]`` end
+    with its neighbours' far points (kept for its corner tests, never part of its body)."""
+    return 2 if kind_s == CHAIN_SEGMENT else vertex_count_s
 
 
 @njit(refcounted=False)
