@@ -288,3 +288,36 @@ def test_a_box_sliding_on_a_flat_chain_only_ever_sees_the_floor_normal(radius):
     for x in xs[ghost.any(axis=1)]:
         corners = np.array([x - 0.25, x + 0.25])
         assert np.min(np.abs(corners - np.round(corners))) < 0.001 + 1e-9
+
+
+# ---------------------------------------------------------------------------------------
+# Feature ids of a body resting on a chain
+
+
+def contact_rows(world) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
+    """(shape id A, shape id B) → (point count, feature ids) of every contact row."""
+    columns = world.contacts.arrays
+    return {tuple(columns.shape_ids[m].tolist()): (
+        int(columns.point_counts[m]),
+        tuple(columns.features[m, :columns.point_counts[m]].tolist()))
+        for m in range(len(columns.shape_ids))}
+
+
+@pytest.mark.parametrize("x", [1.0, 2.0])
+def test_rounded_box_resting_on_a_chain_keeps_its_feature_ids(x):
+    """A rounded box (core half extents 0.5 × 0.25, radius 0.05) resting on a flat chain of
+    2 m segments, in the middle of one (x = 1) and straddling a vertex (x = 2): from step
+    60 to 660 its contact rows keep two points each and their feature ids, and it neither
+    sinks nor drifts."""
+    world = pb.World(gravity=(0.0, -9.81))
+    world.add_body(pb.Chain([(8.0 - 2.0 * k, 0.0) for k in range(8)]), kind="static")
+    box = world.add_body(Polygon.box(0.5, 0.25, radius=0.05), position=(x, 0.3))
+    for _ in range(60):
+        world.step(1.0 / 60.0)
+    first = contact_rows(world)
+    assert first and all(count == 2 for count, _ in first.values())
+    assert len(first) == (1 if x == 1.0 else 2)
+    for step in range(60, 660):
+        world.step(1.0 / 60.0)
+        assert contact_rows(world) == first, step
+    assert abs(box.position[1] - 0.3) < 0.01 and abs(box.position[0] - x) < 1e-3

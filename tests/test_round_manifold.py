@@ -49,6 +49,9 @@ def random_circle(rng: np.random.Generator) -> Circle:
 
 MAKERS = {"circle": random_circle, "capsule": random_capsule, "polygon": random_polygon,
           "rounded": random_rounded, "segment": random_segment}
+#: Poses within ±spread m: enough pairs overlap and enough lie within the margin.
+SPREAD = {("rounded", "rounded"): 1.1, ("rounded", "polygon"): 0.9, ("capsule", "rounded"): 0.8,
+          ("capsule", "polygon"): 0.7, ("rounded", "circle"): 0.7}
 COMBINATIONS = [("capsule", "circle"), ("capsule", "capsule"), ("capsule", "polygon"),
                 ("capsule", "rounded"), ("rounded", "circle"), ("rounded", "polygon"),
                 ("rounded", "rounded"), ("segment", "circle"), ("segment", "capsule"),
@@ -103,8 +106,8 @@ def test_random_pairs_against_exact_core_geometry(kind_a, kind_b):
     rng = np.random.default_rng(sum(map(ord, kind_a + kind_b)))
     shapes_a = [MAKERS[kind_a](rng) for _ in range(PAIRS)]
     shapes_b = [MAKERS[kind_b](rng) for _ in range(PAIRS)]
-    poses_a = [random_pose(rng, 0.6) for _ in range(PAIRS)]
-    poses_b = [random_pose(rng, 0.6) for _ in range(PAIRS)]
+    poses_a = [random_pose(rng, SPREAD.get((kind_a, kind_b), 0.6)) for _ in range(PAIRS)]
+    poses_b = [random_pose(rng, SPREAD.get((kind_a, kind_b), 0.6)) for _ in range(PAIRS)]
     table, origins, angles = pair_table(shapes_a, shapes_b, poses_a, poses_b)
     pairs = np.arange(2 * PAIRS).reshape(PAIRS, 2)
     contacts = pb.collide_pairs(pairs, table, origins, angles, margin=MARGIN)
@@ -157,16 +160,20 @@ def test_random_pairs_against_exact_core_geometry(kind_a, kind_b):
         sep_a = face_separation(a, xf_a, b, xf_b)
         sep_b = face_separation(b, xf_b, a, xf_a)
         band = abs(sep_a - sep_b) <= tolerance
-        corner_to_corner = gaps[i] > 0.0 and at_vertex(closest[i, 0], a, xf_a) and \
-            at_vertex(closest[i, 1], b, xf_b)
+        # (A circle's manifold is its centre's distance, which has no band.)
+        corner_to_corner = not isinstance(b, Circle) and gaps[i] > 0.0 and at_vertex(
+            closest[i, 0], a, xf_a) and at_vertex(closest[i, 1], b, xf_b)
         if corner_to_corner and (gaps[i] - max(sep_a, sep_b) <= VERTEX_SWITCH or count == 2):
             band = True
-        if band:
-            counts["band"] += 1
+        if abs(separation - true) > 1e-9:
+            # Only inside a band, by at most its width.
+            assert band, (i, separation, true)
             assert abs(separation - true) <= max(tolerance, VERTEX_SWITCH) + 1e-12, (i,)
+            counts["band"] += 1
             continue
-        assert abs(separation - true) <= 1e-9, (i, separation, true)
         counts["exact"] += 1
+        if band:
+            continue  # exact, but the normal may be the band's other choice
 
         # The normal, where its direction is unique.
         if gaps[i] > 1e-6:
@@ -186,7 +193,7 @@ def test_random_pairs_against_exact_core_geometry(kind_a, kind_b):
             for geometry, radius in (cores_a[i], cores_b[i]):
                 assert max(geometry.distance(point) - radius, 0.0) <= half, (i, k)
     assert counts["overlapping"] > 1000 and counts["speculative"] > 1000, counts
-    assert counts["band"] < 0.01 * PAIRS, counts
+    assert counts["band"] < 0.02 * PAIRS, counts
 
 
 def _axes(a, xf_a, b, xf_b):
@@ -297,7 +304,8 @@ def test_core_distance_of_collinear_and_random_segments_matches_shapely():
     b = np.array([[1.5, 0.0], [3.0, 0.0]])
     normals = np.array([[0.0, -1.0], [0.0, 1.0]])
     assert convex_distance(a, normals, 0.0, b, normals, 0.0) == 0.5
-    assert convex_distance(a, normals, 0.1, b[:1], np.zeros((1, 2)), 0.1) == 0.3
+    assert math.isclose(convex_distance(a, normals, 0.1, b[:1], np.zeros((1, 2)), 0.1), 0.3,
+                        abs_tol=1e-15)
     capsule = pb.Capsule((0.0, 0.0), (1.0, 0.0), 0.1)
     assert math.isclose(shape_distance(capsule, IDENTITY, capsule, Transform((2.0, 0.0))),
                         0.8, abs_tol=1e-15)
@@ -326,3 +334,70 @@ def test_core_distance_of_polygons_and_segments_matches_shapely():
         (core_a, r_a), (core_b, r_b) = world_core(shape_a, xf_a), world_core(shape_b, xf_b)
         expected = max(core_a.distance(core_b) - r_a - r_b, 0.0)
         assert abs(shape_distance(shape_a, xf_a, shape_b, xf_b) - expected) <= 1e-12
+
+
+# ---------------------------------------------------------------------------------------
+# Feature ids over a resting contact (warm starting needs them fixed)
+
+
+def contact_rows(world) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
+    """(shape id A, shape id B) → (point count, feature ids) of every contact row."""
+    columns = world.contacts.arrays
+    return {tuple(columns.shape_ids[m].tolist()): (
+        int(columns.point_counts[m]),
+        tuple(columns.features[m, :columns.point_counts[m]].tolist()))
+        for m in range(len(columns.shape_ids))}
+
+
+def settled_rows(world, steps: int = 660, settle: int = 60):
+    """Step ``world`` and return the contact rows seen from step ``settle`` on, checking
+    that they never change: the same pairs, two points each, the same feature ids."""
+    for _ in range(settle):
+        world.step(1.0 / 60.0)
+    first = contact_rows(world)
+    for step in range(settle, steps):
+        world.step(1.0 / 60.0)
+        assert contact_rows(world) == first, step
+    return first
+
+
+def test_capsule_resting_on_a_box_keeps_its_feature_ids():
+    world = pb.World(gravity=(0.0, -9.81))
+    world.add_body(Polygon.box(3.0, 0.5), position=(0.0, -0.5), kind="static")
+    capsule = world.add_body(pb.Capsule((-0.5, 0.0), (0.5, 0.0), 0.25), position=(0.2, 0.26))
+    rows = settled_rows(world)
+    assert [count for count, _ in rows.values()] == [2]
+    assert abs(capsule.position[1] - 0.25) < 0.01
+
+
+
+def test_time_of_impact_of_collinear_capsules():
+    """A capsule (core 1 m, radius 0.1) sliding along its own axis at another from 2 m
+    away, over a step that ends at the origin: the surfaces meet when the moving core's
+    start is 1.2 m out, at t = 0.4. (Measured by the separating axis test alone, the
+    collinear cores were at distance 0 from the start: "overlapped".)"""
+    from physbook.collision.toi import HIT, sweep, time_of_impact
+    capsule = pb.Capsule((0.0, 0.0), (1.0, 0.0), 0.1)
+    result = time_of_impact(capsule, sweep((0.0, 0.0), (0.0, 0.0)), capsule,
+                            sweep((2.0, 0.0), (0.0, 0.0)))
+    assert result.state == HIT
+    assert 0.4 - 1e-6 <= result.fraction <= 0.4
+
+
+def test_gjk_distance_and_depth_of_round_shapes_match_the_cores():
+    """Chapter 8's GJK and EPA take each shape's core and radius: distances agree with
+    shapely's core distance less the radii, and depths with the narrow phase's."""
+    rng = np.random.default_rng(9)
+    makers = [random_capsule, random_rounded, random_segment, random_circle]
+    overlapping = 0
+    for _ in range(300):
+        a, b = makers[int(rng.integers(4))](rng), makers[int(rng.integers(3))](rng)
+        xf_a, xf_b = random_pose(rng, 0.8), random_pose(rng, 0.8)
+        (core_a, r_a), (core_b, r_b) = world_core(a, xf_a), world_core(b, xf_b)
+        expected = max(core_a.distance(core_b) - r_a - r_b, 0.0)
+        assert abs(pb.distance(a, xf_a, b, xf_b).distance - expected) <= 1e-9
+        if core_a.distance(core_b) > 0.0 and expected == 0.0:
+            overlapping += 1
+            depth = pb.penetration(a, xf_a, b, xf_b).depth
+            assert abs(depth - (r_a + r_b - core_a.distance(core_b))) <= 1e-9
+    assert overlapping > 20

@@ -34,7 +34,7 @@ from physbook.collision.core_distance import (
 )
 from physbook.collision.features import make_feature_unchecked
 from physbook.collision.round_manifold import write_round_point
-from physbook.collision.sat import _size, clip_incident_edge
+from physbook.collision.sat import clip_incident_edge, polygon_size
 from physbook.constants import (
     CHAIN_CONVEX_SINE,
     CHAIN_NORMAL_SINE,
@@ -364,7 +364,7 @@ def chain_polygon_contact(vertices_a, normals_a, vertices_b, normals_b, radius_b
                 polygon_separation = s
                 reference = i
         if reference >= 0 and polygon_separation > (
-                edge_separation + FACE_SWITCH_TOLERANCE * _size(vertices_b)):
+                edge_separation + FACE_SWITCH_TOLERANCE * polygon_size(vertices_b)):
             mx, my = normals_b[reference, 0], normals_b[reference, 1]
             if _neighbour_is_incident(mx, my, p1x, p1y, p2x, p2y, vertices_b[reference, 0],
                                       vertices_b[reference, 1], n1x, n1y, s0x, s0y, s2x, s2y):

@@ -25,6 +25,9 @@ import math
 
 from physbook._jit import njit
 
+#: Two segments whose directions' sine is below this are parallel to :func:`segment_closest`.
+PARALLEL_SINE = 1e-12
+
 #: Kinds of closest-feature pair that :func:`core_closest` reports: two vertices, a
 #: vertex of A and the inside of an edge of B, the inside of an edge of A and a vertex of B.
 VERTEX_VERTEX, VERTEX_EDGE, EDGE_VERTEX = 0, 1, 2
@@ -95,11 +98,14 @@ def segment_closest(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
     rounding even for parallel segments, where a closed-form solve divides by almost 0.
     On a tie the first of p1, q1, p2, q2 wins.
     """
-    if segments_cross(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
+    d1x, d1y = q1x - p1x, q1y - p1y
+    d2x, d2y = q2x - p2x, q2y - p2y
+    denominator = _cross(d1x, d1y, d2x, d2y)
+    # Lines within rounding of parallel "cross" by the signs of rounding noise; their
+    # closest points are then found from the ends, as for parallel segments.
+    if abs(denominator) > PARALLEL_SINE * math.hypot(d1x, d1y) * math.hypot(d2x, d2y) and \
+            segments_cross(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
         # p1 + f1·d1 = p2 + f2·d2: f1 = (p2 − p1) × d2 / (d1 × d2), f2 = (p2 − p1) × d1 / …
-        d1x, d1y = q1x - p1x, q1y - p1y
-        d2x, d2y = q2x - p2x, q2y - p2y
-        denominator = _cross(d1x, d1y, d2x, d2y)
         rx, ry = p2x - p1x, p2y - p1y
         f1 = min(max(_cross(rx, ry, d2x, d2y) / denominator, 0.0), 1.0)
         f2 = min(max(_cross(rx, ry, d1x, d1y) / denominator, 0.0), 1.0)

@@ -121,7 +121,7 @@ def clip_incident_edge(v11x, v11y, v12x, v12y, v21x, v21y, v22x, v22y):
 
 
 @njit(refcounted=False)
-def _size(vertices):
+def polygon_size(vertices):
     """A length scale of the polygon (m): its farthest vertex from vertex 0.
 
     It does not change when the polygon turns or moves, so both orders of a pair, each
@@ -141,8 +141,8 @@ def _reference_is_b(separation_a, separation_b, vertices_a, vertices_b):
     the first shape of the pair, is preferred)."""
     if not separation_b > separation_a:
         return False  # the tolerance is not negative: no need for the sizes
-    return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(_size(vertices_a),
-                                                                      _size(vertices_b))
+    return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(
+        polygon_size(vertices_a), polygon_size(vertices_b))
 
 
 @njit(refcounted=False, inline=True)
@@ -250,8 +250,10 @@ def polygon_contact(vertices_a, normals_a, radius_a, vertices_b, normals_b, radi
                           separation, radius_ref, radius_inc, feature, 0, points, depths,
                           features)
         count = 1
-    if reach > 0.0 and max(separation_a, separation_b) > ROUND_CORE_GAP:
-        # Rounded cores apart: a gap that is really corner to corner becomes one point.
+    if (reach > 0.0 or vertices_a.shape[0] == 2 or vertices_b.shape[0] == 2) and max(
+            separation_a, separation_b) > ROUND_CORE_GAP:
+        # Rounded cores (or a segment) apart: a gap that is really corner to corner becomes
+        # one point. Two sharp polygons keep chapter 7's manifold.
         count = rounded_vertex_contact(vertices_a, vertices_b, radius_a, radius_b, margin,
                                        count, normal, points, depths, features)
     return count
