@@ -84,8 +84,9 @@ def _slope_chain(angle: float, length: float) -> Chain:
 def chain_slope(angle: float = 0.3, frictions=(0.2, 0.5), world: World | None = None) -> Scene:
     """Capsules (1 m long, radius 0.25 m) lying at rest on a static chain slope rising to
     the right at ``angle`` (rad), in 2 m segments; capsule i has pair friction
-    ``frictions[i]`` and sits 6·(B − i) m up the slope from the origin, so slippery ones
-    start lowest. A capsule sticks when μ ≥ tan θ and otherwise accelerates down the slope
+    ``frictions[i]`` and its centre sits 6·i + 3 m up the slope from the origin: give the
+    slippery ones first, so that they start lowest and slide away from the others. A
+    capsule sticks when μ ≥ tan θ and otherwise accelerates down the slope
     at g(sin θ − μ cos θ), whether it lies across a joint of the chain or not.
     """
     world = new_world(world)
@@ -104,7 +105,7 @@ def chain_slope(angle: float = 0.3, frictions=(0.2, 0.5), world: World | None = 
     capsule = Capsule((-0.5, 0.0), (0.5, 0.0), 0.25)
     capsules, distances = [], []
     for i, mu in enumerate(frictions):
-        distance = 6.0 * (len(frictions) - i) + 1.0
+        distance = 6.0 * i + 3.0
         distances.append(distance)
         body_friction = body_value(mu, 1.0, mix_friction, f"frictions[{i}]")
         capsules.append(world.add_body(
@@ -133,15 +134,16 @@ def capsule_character(world: World | None = None) -> Scene:
 
 
 #: Where the marble run's ramps lie: (high end x, low end x, height of the low end), top
-#: first; each falls 1.2 m over its length and drops its marbles onto the next.
-_RAMPS = ((-5.0, 4.0, 12.0), (5.0, -4.0, 8.5), (-5.0, 4.0, 5.0), (5.0, -4.0, 1.5))
+#: first; each falls 2.5 m over its 9 m (a slope of 0.27 rad, steeper than the friction
+#: angle, so that boxes slide too) and drops its marbles onto the next.
+_RAMPS = ((-5.0, 4.0, 14.0), (5.0, -4.0, 9.5), (-5.0, 4.0, 5.0), (5.0, -4.0, 0.5))
 #: The run's side walls (x, m) and the bin's floor (y, m).
-_WALL_X, _BIN_FLOOR = 6.5, -1.0
-_DROP = 1.2
+_WALL_X, _BIN_FLOOR = 6.5, -2.0
+_DROP = 2.5
 
 
 def _ramp(high_x: float, low_x: float, low_y: float) -> Chain:
-    """A ramp of four segments from (high_x, low_y + 1.2) down to (low_x, low_y), solid
+    """A ramp of four segments from (high_x, low_y + 2.5) down to (low_x, low_y), solid
     above: its high end meets a wall (the ghost goes up), its low end is an edge the
     marbles roll over (the ghost goes down)."""
     xs = np.linspace(high_x, low_x, 5)
@@ -158,27 +160,27 @@ def marble_run(marbles: int = 20, world: World | None = None) -> Scene:
     dropped at the top of four zig-zag ramps of chains between two walls, into a bin.
 
     Ramps are open chains of four segments each, solid above; walls are two-sided
-    segments at x = ±6.5 m from the bin's floor (y = −1) to y = 16. Friction 0.3,
-    restitution 0.1. The run lasts 12 s.
+    segments at x = ±6.5 m from the bin's floor (y = −2) to y = 20. Friction 0.1,
+    restitution 0.1. The run lasts 15 s.
     """
     world = new_world(world)
     marbles = scene_size(marbles, "marbles")
     if marbles > 200:
         raise ValueError(f"marbles must be at most 200 (the top ramp's room), got {marbles}")
-    material = uniform_material(friction=0.3, restitution=0.1)
+    material = uniform_material(friction=0.1, restitution=0.1)
     ramps = [world.add_body(_ramp(*ramp), kind="static", material=material) for ramp in _RAMPS]
     walls = world.add_body(
-        [Segment((-_WALL_X, _BIN_FLOOR), (-_WALL_X, 16.0)),
-         Segment((_WALL_X, _BIN_FLOOR), (_WALL_X, 16.0))], kind="static", material=material)
+        [Segment((-_WALL_X, _BIN_FLOOR), (-_WALL_X, 20.0)),
+         Segment((_WALL_X, _BIN_FLOOR), (_WALL_X, 20.0))], kind="static", material=material)
     bin_floor = static_box(world, _WALL_X, 0.5, (0.0, _BIN_FLOOR - 0.5), material)
     shapes = (Circle(0.15), Capsule((-0.1, 0.0), (0.1, 0.0), 0.12),
               Polygon.box(0.08, 0.08, radius=0.06))
     bodies = []
     for k in range(marbles):
         row, column = divmod(k, 10)
-        position = (-5.0 + 0.45 * column, 14.0 + 0.45 * row)
+        position = (-5.0 + 0.45 * column, 17.5 + 0.45 * row)
         bodies.append(world.add_body(shapes[k % 3], position=position, material=material))
-    return Scene("marble-run", world, 720,
+    return Scene("marble-run", world, 900,
                  bodies={"ramps": ramps, "walls": walls, "bin": bin_floor, "marbles": bodies},
                  params={"wall_x": _WALL_X, "bin_floor": _BIN_FLOOR,
-                         "bin_top": _RAMPS[-1][2] - 0.5})
+                         "bin_top": _BIN_FLOOR + 2.0})
