@@ -231,6 +231,19 @@ def _angle(u, v) -> float:
     return math.atan2(_cross(u, v), float(u @ v))
 
 
+def test_an_upright_capsule_stands_on_a_chain():
+    """A capsule standing on its end (vertical core, radius 0.3) 1 cm deep in a flat chain:
+    its incident edge is square to the chain's face, so clipping has no span to cut; the
+    contact is its lower end, one point, normal up, depth 0.01."""
+    chain = pb.Chain([(6.0, 0.0), (3.0, 0.0), (-8.0, 0.0), (-10.0, 0.0)])
+    capsule = pb.Capsule((0.0, -0.5), (0.0, 0.5), 0.3)
+    m = pb.collide(chain.segments[0], IDENTITY, capsule, Transform((0.5, 0.79)))
+    assert len(m) == 1
+    np.testing.assert_array_equal(m.normal, [0.0, 1.0])
+    assert math.isclose(m.depth, 0.01, abs_tol=1e-15)
+    np.testing.assert_allclose(m.points[0], [0.5, -0.005], atol=1e-15)
+
+
 # ---------------------------------------------------------------------------------------
 # Ghost collisions
 

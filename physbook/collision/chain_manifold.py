@@ -163,6 +163,26 @@ def _centroid(vertices):
 
 
 @njit(refcounted=False)
+def _single_point(r1x, r1y, r2x, r2y, nx, ny, px, py, radius_ref, radius_inc, feature, margin,
+                  flip, normal, points, depths, features):
+    """One contact point: the incident point p at separation n·(p − r1) from the reference
+    edge r1→r2 (outward normal n), kept when p lies over the edge (between its end planes)
+    and within the margin. The normal written is n, or −n when ``flip`` (the reference is
+    shape B). Returns the point count."""
+    tx, ty = r2x - r1x, r2y - r1y
+    along = tx * (px - r1x) + ty * (py - r1y)
+    if along < 0.0 or along > tx * tx + ty * ty:
+        return 0
+    separation = nx * (px - r1x) + ny * (py - r1y)
+    if separation - radius_ref - radius_inc > margin:
+        return 0
+    write_round_point(px, py, nx, ny, separation, radius_ref, radius_inc, feature, 0, points,
+                      depths, features)
+    normal[0], normal[1] = (-nx, -ny) if flip else (nx, ny)
+    return 1
+
+
+@njit(refcounted=False)
 def _polygon_face_contact(vertices_b, normals_b, radius_b, face, p1x, p1y, p2x, p2y, margin,
                           normal, points, depths, features):
     """The polygon's edge ``face`` as reference, the chain segment p1→p2 as incident edge
@@ -175,7 +195,16 @@ def _polygon_face_contact(vertices_b, normals_b, radius_b, face, p1x, p1y, p2x, 
     ok, lower_x, lower_y, upper_x, upper_y = clip_incident_edge(
         v1x, v1y, vertices_b[next_vertex, 0], vertices_b[next_vertex, 1], p1x, p1y, p2x, p2y)
     if not ok:
-        return 0
+        # The segment misses the strip over the face, or stands square on it: its deeper
+        # end alone, if it lies over the face.
+        end = 0
+        if mx * (p2x - p1x) + my * (p2y - p1y) < 0.0:
+            end = 1
+        ex, ey = (p1x, p1y) if end == 0 else (p2x, p2y)
+        return _single_point(v1x, v1y, vertices_b[next_vertex, 0], vertices_b[next_vertex, 1],
+                             mx, my, ex, ey, radius_b, 0.0,
+                             make_feature_unchecked(2 * end, 2 * face + 1), margin, True,
+                             normal, points, depths, features)
     kept = 0
     for k in range(2):
         px, py = (lower_x, lower_y) if k == 0 else (upper_x, upper_y)
@@ -390,7 +419,16 @@ def chain_polygon_contact(vertices_a, normals_a, vertices_b, normals_b, radius_b
         p1x, p1y, p2x, p2y, vertices_b[ib1, 0], vertices_b[ib1, 1], vertices_b[ib2, 0],
         vertices_b[ib2, 1])
     if not ok:
-        return 0
+        # The incident edge misses the strip over the segment, or stands square on the
+        # face (no extent along it): its deeper end alone, if it lies over the segment.
+        deeper = ib1
+        if n1x * (vertices_b[ib2, 0] - vertices_b[ib1, 0]) + n1y * (
+                vertices_b[ib2, 1] - vertices_b[ib1, 1]) < 0.0:
+            deeper = ib2
+        return _single_point(p1x, p1y, p2x, p2y, n1x, n1y, vertices_b[deeper, 0],
+                             vertices_b[deeper, 1], 0.0, radius_b,
+                             make_feature_unchecked(1, 2 * deeper), margin, False, normal,
+                             points, depths, features)
     kept = 0
     for k in range(2):
         px, py = (lower_x, lower_y) if k == 0 else (upper_x, upper_y)
