@@ -1,7 +1,8 @@
 """physbook: a 2D rigid-body physics engine for games, built chapter by chapter in the book.
 
 ``import physbook as pb`` gives the engine: a :class:`World` of bodies made of
-:class:`Circle` and :class:`Polygon` shapes and :class:`Material` s, the narrow-phase and
+:class:`Circle`, :class:`Polygon` (sharp or rounded), :class:`Capsule`, :class:`Segment` and
+:class:`Chain` shapes and :class:`Material` s, the narrow-phase and
 distance queries, and the stages a world can be given. The layers it is built from are
 subpackages, each importing only the ones below it:
 
@@ -10,7 +11,7 @@ layer      what                                                               ch
 ========== ================================================================== ======
 0          ``_jit``, ``_check``, ``_buffers``, ``constants``, ``kinds``
 1          ``vecmath``: vectors, integrators, the fixed timestep              1–3
-2          ``geometry``: shapes, mass, the shape table                        4
+2          ``geometry``: shapes, mass, the shape table                        4, 14, 15
 3          ``collision``: manifolds, SAT, GJK/EPA, shape queries;             6–9, 12
            ``broadphase``: filters, sweep, grid, tree
 4          ``dynamics``: bodies, contacts, solvers, joints, islands           4, 9–11
@@ -74,6 +75,7 @@ from physbook.dynamics.solvers import (
 from physbook.events import Contact, ContactEvents, HitEvents, SensorEvents
 from physbook.geometry.decompose import DECOMPOSITION_METHODS, decompose, triangulate
 from physbook.geometry.hull import HULL_METHODS, convex_hull, is_convex, is_simple, orientation
+from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
 from physbook.geometry.shape_filter import ALL_CATEGORIES, Filter
 from physbook.geometry.shapes import AABB, Circle, MassData, Polygon
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
@@ -93,6 +95,7 @@ __all__ = [
     "MouseJoint",
     # what bodies are made of
     "Circle", "Polygon", "AABB", "MassData", "Transform",
+    "Capsule", "Segment", "ChainSegment", "Chain",
     "Material", "MATERIALS", "DEFAULT_MATERIAL", "mix_friction", "mix_restitution",
     # outlines, hulls and convex pieces (chapter 14)
     "convex_hull", "HULL_METHODS", "is_convex", "is_simple", "orientation", "triangulate",

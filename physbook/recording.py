@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook.geometry.shapes import Shape
+from physbook.geometry.round_shapes import Shape
 
 
 class Frame(NamedTuple):

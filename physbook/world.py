@@ -33,7 +33,7 @@ from physbook.dynamics.contact_table import ContactTable
 from physbook.dynamics.joint_table import JointRemoval, JointTable
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
-from physbook.dynamics.new_body import new_body_values
+from physbook.dynamics.new_body import new_body_values, require_area_for
 from physbook.dynamics.sleep import Sleep
 from physbook.dynamics.solvers import DEFAULT_SOLVER, resolve_solver
 from physbook.event_log import EventLog
@@ -243,6 +243,7 @@ class World:
         """Make the body at ``row`` dynamic, static or kinematic (``Body.kind``): its mass
         and inertia follow (infinite unless dynamic), a static body stops, and it wakes
         with whatever rests on it."""
+        require_area_for(kind_code, self._bodies.shapes(row), "kind")
         bodies = self._bodies.arrays
         if kind_code == DYNAMIC:
             mass, inertia, _ = combine_mass(self._bodies.shapes(row),
@@ -286,9 +287,14 @@ class World:
         Parameters
         ----------
         shape_or_shapes
-            A :class:`~physbook.geometry.shapes.Circle` or
-            :class:`~physbook.geometry.shapes.Polygon`, or a list or tuple of them, in body
-            coordinates (about the body origin).
+            A :class:`~physbook.geometry.shapes.Circle`,
+            :class:`~physbook.geometry.shapes.Polygon` (sharp or rounded),
+            :class:`~physbook.geometry.round_shapes.Capsule`,
+            :class:`~physbook.geometry.round_shapes.Segment`,
+            :class:`~physbook.geometry.round_shapes.ChainSegment` or
+            :class:`~physbook.geometry.round_shapes.Chain` (one shape per segment), or a list
+            or tuple of them, in body coordinates (about the body origin). Segments and
+            chains have no area: only static and kinematic bodies take them.
         position, angle
             Pose of the body origin in the world (m, rad).
         velocity, angular_velocity
@@ -305,9 +311,10 @@ class World:
             ``Filter(category=layers, mask=layers)`` on every shape.
         filter
             A :class:`~physbook.geometry.shape_filter.Filter` (category, mask, group), or one
-            per shape; give ``layers`` or ``filter``, not both.
+            per shape given (a chain's goes to each of its segments); give ``layers`` or
+            ``filter``, not both.
         sensor
-            True (or one flag per shape) for shapes that report overlaps
+            True (or one flag per shape given) for shapes that report overlaps
             (``world.events.sensors``) and never collide.
         """
         shapes, values, filters, sensors = new_body_values(

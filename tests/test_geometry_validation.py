@@ -282,7 +282,7 @@ def test_combine_mass_refuses_bad_shapes_and_totals_beyond_float_range():
         combine_mass(pb.Circle(1.0), 1.0)
     with pytest.raises(ValueError, match="shapes must hold at least one"):
         combine_mass([], 1.0)
-    with pytest.raises(TypeError, match=r"shapes\[1\] must be a Circle or a Polygon"):
+    with pytest.raises(TypeError, match=r"shapes\[1\] must be a Circle, Polygon, Capsule"):
         combine_mass([pb.Circle(1.0), "box"], 1.0)
     far_apart = [pb.Circle(1.0, (1e200, 0.0)), pb.Circle(1.0, (-1e200, 0.0))]
     with pytest.raises(ValueError, match="shapes at density 1 kg/m² .* inertia inf"):

@@ -37,11 +37,13 @@ import numpy as np
 
 from physbook import _check
 from physbook._jit import njit
+from physbook.collision.chain_manifold import chain_circle_contact, chain_polygon_contact
 from physbook.collision.features import make_feature_unchecked, swap_feature_unchecked
+from physbook.collision.round_manifold import capsule_circle_contact, capsule_contact
 from physbook.collision.sat import b_goes_first, check_shape_pair, polygon_contact
 from physbook.constants import COINCIDENT_FRACTION, COINCIDENT_NORMAL
-from physbook.geometry.shape_table import ShapeTable, body_poses, centred_circle
-from physbook.kinds import CIRCLE, POLYGON
+from physbook.geometry.shape_table import ShapeTable, body_poses, centred_circle, core_count
+from physbook.kinds import CAPSULE, CHAIN_SEGMENT, CIRCLE, POLYGON, SEGMENT, SHAPE_KINDS
 from physbook.vecmath.kernels import rotate, rotate_inverse
 from physbook.vecmath.vec import Transform
 
@@ -51,9 +53,48 @@ from physbook.vecmath.vec import Transform
 CIRCLE_CIRCLE = 0
 POLYGON_CIRCLE = 1
 POLYGON_POLYGON = 2
-ROUTE = np.array([[CIRCLE_CIRCLE, POLYGON_CIRCLE], [POLYGON_CIRCLE, POLYGON_POLYGON]])
-SWAPPED = np.array([[0, 1], [0, 0]])
-assert CIRCLE == 0 and POLYGON == 1  # the table is indexed by these kind codes
+CAPSULE_CIRCLE = 3
+CAPSULE_CAPSULE = 4
+CHAIN_CIRCLE = 5
+CHAIN_POLYGON = 6
+
+#: Which kind of a pair is the routine's first shape (A), highest first: a chain segment,
+#: then a segment, a polygon, a capsule, a circle.
+SHAPE_PRIORITY = (CHAIN_SEGMENT, SEGMENT, POLYGON, CAPSULE, CIRCLE)
+
+# The routine of each (first kind, second kind), the first of higher priority. A capsule or
+# segment is a polygon of two vertices to the polygon routine, and any shape but a circle
+# is a polygon core to the chain routine (another chain segment without its ghosts).
+_ROUTES = {
+    (CIRCLE, CIRCLE): CIRCLE_CIRCLE,
+    (CAPSULE, CIRCLE): CAPSULE_CIRCLE, (CAPSULE, CAPSULE): CAPSULE_CAPSULE,
+    (POLYGON, CIRCLE): POLYGON_CIRCLE, (POLYGON, CAPSULE): POLYGON_POLYGON,
+    (POLYGON, POLYGON): POLYGON_POLYGON,
+    (SEGMENT, CIRCLE): CAPSULE_CIRCLE, (SEGMENT, CAPSULE): CAPSULE_CAPSULE,
+    (SEGMENT, POLYGON): POLYGON_POLYGON, (SEGMENT, SEGMENT): CAPSULE_CAPSULE,
+    (CHAIN_SEGMENT, CIRCLE): CHAIN_CIRCLE, (CHAIN_SEGMENT, CAPSULE): CHAIN_POLYGON,
+    (CHAIN_SEGMENT, POLYGON): CHAIN_POLYGON, (CHAIN_SEGMENT, SEGMENT): CHAIN_POLYGON,
+    (CHAIN_SEGMENT, CHAIN_SEGMENT): CHAIN_POLYGON,
+}
+
+
+def _dispatch_tables() -> tuple[np.ndarray, np.ndarray]:
+    """ROUTE and SWAPPED, indexed by kind codes, built from :data:`SHAPE_PRIORITY`."""
+    kinds = len(SHAPE_KINDS)
+    rank = {kind: position for position, kind in enumerate(SHAPE_PRIORITY)}
+    route = np.zeros((kinds, kinds), np.int64)
+    swapped = np.zeros((kinds, kinds), np.int64)
+    for kind_a in range(kinds):
+        for kind_b in range(kinds):
+            b_first = rank[kind_b] < rank[kind_a]
+            first, second = (kind_b, kind_a) if b_first else (kind_a, kind_b)
+            route[kind_a, kind_b] = _ROUTES[first, second]
+            swapped[kind_a, kind_b] = int(b_first)
+    return route, swapped
+
+
+ROUTE, SWAPPED = _dispatch_tables()
+assert sorted(SHAPE_PRIORITY) == list(range(len(SHAPE_KINDS)))  # every kind has a place
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,17 +190,18 @@ def circle_contact(ax, ay, radius_a, bx, by, radius_b, margin, normal, points, d
 
 
 @njit(refcounted=False)
-def polygon_circle_contact(vertices, normals, cx, cy, radius, margin, normal, points, depths,
-                           features):
-    """A polygon (A) and a circle (B) of centre c, all in the polygon's frame.
+def polygon_circle_contact(vertices, normals, polygon_radius, cx, cy, radius, margin, normal,
+                           points, depths, features):
+    """A polygon (A, its core grown by ``polygon_radius``, 0 when sharp) and a circle (B) of
+    centre c, all in the polygon's frame.
 
     The edge i of greatest separation s = n_i·(c − v_i) decides. s ≤ 0: the centre is
-    inside, the normal is n_i and depth = r − s (the centre must cross the face and then a
-    radius more). Otherwise the closest point of edge i to c is its start vertex, its end
-    vertex, or a point of the face, by the signs of (c − v1)·(v2 − v1) and
+    inside, the normal is n_i and depth = R − s with R = r_A + r (the centre must cross the
+    face and then both radii more). Otherwise the closest point of edge i to c is its start
+    vertex, its end vertex, or a point of the face, by the signs of (c − v1)·(v2 − v1) and
     (c − v2)·(v1 − v2); the normal points from that closest point to c and
-    depth = r − distance. The contact point is midway between the closest point of the
-    polygon and the circle's surface point c − r·n.
+    depth = R − distance. The contact point is midway between the polygon's surface point,
+    the closest core point + r_A·n, and the circle's surface point c − r·n.
     """
     count = vertices.shape[0]
     separation = -np.inf
@@ -169,7 +211,8 @@ def polygon_circle_contact(vertices, normals, cx, cy, radius, margin, normal, po
         if s > separation:
             separation = s
             edge = i
-    if separation > radius + margin:
+    reach = polygon_radius + radius
+    if separation > reach + margin:
         return 0
     nx, ny = normals[edge, 0], normals[edge, 1]
     next_vertex = edge + 1 if edge + 1 < count else 0
@@ -190,15 +233,16 @@ def polygon_circle_contact(vertices, normals, cx, cy, radius, margin, normal, po
             closest_x, closest_y = vertices[corner, 0], vertices[corner, 1]
             dx, dy = cx - closest_x, cy - closest_y
             distance = np.sqrt(dx * dx + dy * dy)
-            if distance > radius + margin:
+            if distance > reach + margin:
                 return 0
             # distance ≥ separation > 0, so the division is safe.
             nx, ny = dx / distance, dy / distance
             polygon_feature = 2 * corner
     normal[0], normal[1] = nx, ny
-    points[0, 0] = 0.5 * (closest_x + cx - radius * nx)
-    points[0, 1] = 0.5 * (closest_y + cy - radius * ny)
-    depths[0] = radius - distance
+    # (closest + r_A·n) + c − r·n, summed in this order so that r_A = 0 adds an exact 0.
+    points[0, 0] = 0.5 * (closest_x + polygon_radius * nx + cx - radius * nx)
+    points[0, 1] = 0.5 * (closest_y + polygon_radius * ny + cy - radius * ny)
+    depths[0] = reach - distance
     features[0] = make_feature_unchecked(polygon_feature, 0)
     return 1
 
@@ -231,8 +275,9 @@ def vertex_scratch(shapes):
 @njit(refcounted=False)
 def _worked_swapped(kind, shape_a, shape_b):
     """True when the pair (``shape_a``, ``shape_b``) is worked as (B, A) and its answer
-    mirrored: a pair routine takes a polygon before a circle (:data:`SWAPPED`), and two
-    shapes of one kind are taken in row order, the lower row as A.
+    mirrored: a pair routine takes its shapes in the order of :data:`SHAPE_PRIORITY`
+    (:data:`SWAPPED`: a polygon before a circle, say), and two shapes of one kind are taken
+    in row order, the lower row as A.
 
     The order depends on the rows, not on which way round the pair was asked for, so (a, b)
     and (b, a) run the same arithmetic and give exact mirror images. Rows are stable over
@@ -348,20 +393,46 @@ def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_coun
                                 origins[body_b, 1] - pay)
         if not (np.isfinite(tx) and np.isfinite(ty)):
             return 0  # farther apart than a float can hold, and no shape is that large
-        count_a, count_b = vertex_count[shape_a], vertex_count[shape_b]
+        # A's rows as stored (a chain segment's ghosts too); B's core only.
+        count_a = vertex_count[shape_a]
+        count_b = core_count(kind[shape_b], vertex_count[shape_b])
         local_a = vertices[start_a:start_a + count_a]
         local_normals_a = normals[start_a:start_a + count_a]
-        if route == POLYGON_CIRCLE:
+        if route == POLYGON_CIRCLE or route == CAPSULE_CIRCLE or route == CHAIN_CIRCLE:
             cx, cy = rotate(cos_rel, sin_rel, vertices[start_b, 0], vertices[start_b, 1])
-            count = polygon_circle_contact(local_a, local_normals_a, cx + tx, cy + ty,
-                                           radius[shape_b], margin, normal, points, depths,
-                                           features)
+            cx += tx
+            cy += ty
+            if route == POLYGON_CIRCLE:
+                count = polygon_circle_contact(local_a, local_normals_a, radius[shape_a], cx,
+                                               cy, radius[shape_b], margin, normal, points,
+                                               depths, features)
+            elif route == CAPSULE_CIRCLE:
+                count = capsule_circle_contact(
+                    vertices[start_a, 0], vertices[start_a, 1], vertices[start_a + 1, 0],
+                    vertices[start_a + 1, 1], normals[start_a, 0], normals[start_a, 1],
+                    radius[shape_a], cx, cy, radius[shape_b], margin, normal, points, depths,
+                    features)
+            else:
+                count = chain_circle_contact(local_a, cx, cy, radius[shape_b], margin, normal,
+                                             points, depths, features)
         else:
             _to_frame(vertices, normals, start_b, count_b, cos_rel, sin_rel, tx, ty,
                       scratch_vertices, scratch_normals)
-            count = polygon_contact(local_a, local_normals_a, scratch_vertices[:count_b],
-                                    scratch_normals[:count_b], margin, normal, points,
-                                    depths, features)
+            if route == POLYGON_POLYGON:
+                count = polygon_contact(local_a, local_normals_a, radius[shape_a],
+                                        scratch_vertices[:count_b], scratch_normals[:count_b],
+                                        radius[shape_b], margin, normal, points, depths,
+                                        features)
+            elif route == CAPSULE_CAPSULE:
+                count = capsule_contact(local_a, local_normals_a, radius[shape_a],
+                                        scratch_vertices[:count_b], scratch_normals[:count_b],
+                                        radius[shape_b], margin, normal, points, depths,
+                                        features)
+            else:
+                count = chain_polygon_contact(local_a, local_normals_a,
+                                              scratch_vertices[:count_b],
+                                              scratch_normals[:count_b], radius[shape_b],
+                                              margin, normal, points, depths, features)
         # Back to world space: p = R_A·p' + p_A, n = R_A·n'.
         normal[0], normal[1] = rotate(cos_a, sin_a, normal[0], normal[1])
         for k in range(count):

@@ -28,7 +28,8 @@ import numpy as np
 from physbook import _check
 from physbook._jit import njit
 from physbook.collision.features import make_feature_unchecked
-from physbook.constants import FACE_SWITCH_TOLERANCE
+from physbook.collision.round_manifold import rounded_vertex_contact, write_round_point
+from physbook.constants import FACE_SWITCH_TOLERANCE, ROUND_CORE_GAP
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
 
@@ -143,28 +144,23 @@ def _reference_is_b(separation_a, separation_b, vertices_a, vertices_b):
                                                                       _size(vertices_b))
 
 
-@njit(refcounted=False)
-def _write_point(px, py, normal_x, normal_y, separation, feature, slot, points, depths,
-                 features):
-    """Store a contact point midway between the incident point and the reference face."""
-    # The incident point p lies `separation` in front of the reference face; the face point
-    # is p − s·n, and the midpoint p − s·n/2 sits as far inside one shape as the other.
-    points[slot, 0] = px - 0.5 * separation * normal_x
-    points[slot, 1] = py - 0.5 * separation * normal_y
-    depths[slot] = -separation
-    features[slot] = feature
-
-
 @njit(refcounted=False, inline=True)
-def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal, points,
-                    depths, features):
+def polygon_contact(vertices_a, normals_a, radius_a, vertices_b, normals_b, radius_b, margin,
+                    normal, points, depths, features):
     """Contact manifold of two convex polygons given in one frame, by SAT and clipping
     (inlined into the narrow phase, which calls it for every pair of polygons).
 
     Parameters
     ----------
     vertices_a, normals_a, vertices_b, normals_b
-        (n, 2) counter-clockwise vertices and outward unit edge normals, one frame.
+        (n, 2) counter-clockwise vertices and outward unit edge normals, one frame: the
+        cores. A capsule or segment is a core of two vertices with normals ``[n, −n]``.
+    radius_a, radius_b
+        The radii that grow the cores (m, ≥ 0; 0 for sharp polygons). The SAT and clipping
+        run on the cores, the radii R = r_A + r_B shift each point's depth by R and its
+        position to the midpoint of the surfaces; when R > 0 and the cores are apart, the
+        cores' closest features may turn the manifold into one point between two corners
+        (:func:`~physbook.collision.round_manifold.rounded_vertex_contact`).
     margin
         Report points whose depth is at least −margin (m); 0 reports touching and
         overlapping points only.
@@ -181,11 +177,12 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
         :mod:`~physbook.collision.features`), so a point keeps its id whether or not it was
         clipped.
     """
+    reach = radius_a + radius_b
     separation_a, edge_a = max_separation(vertices_a, normals_a, vertices_b)
-    if separation_a > margin:
+    if separation_a > margin + reach:
         return 0
     separation_b, edge_b = max_separation(vertices_b, normals_b, vertices_a)
-    if separation_b > margin:
+    if separation_b > margin + reach:
         return 0
 
     flip = _reference_is_b(separation_a, separation_b, vertices_a, vertices_b)
@@ -193,10 +190,12 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
         ref_vertices, ref_normals, ref_edge, separation = vertices_b, normals_b, edge_b, \
             separation_b
         inc_vertices, inc_normals = vertices_a, normals_a
+        radius_ref, radius_inc = radius_b, radius_a
     else:
         ref_vertices, ref_normals, ref_edge, separation = vertices_a, normals_a, edge_a, \
             separation_a
         inc_vertices, inc_normals = vertices_b, normals_b
+        radius_ref, radius_inc = radius_a, radius_b
 
     ref_count = ref_vertices.shape[0]
     inc_count = inc_vertices.shape[0]
@@ -226,13 +225,13 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
         # s = n·(p − v11): negative behind the reference face, i.e. penetrating.
         lower_separation = nx * (lower_x - v11x) + ny * (lower_y - v11y)
         upper_separation = nx * (upper_x - v11x) + ny * (upper_y - v11y)
-        if lower_separation <= margin:
-            _write_point(lower_x, lower_y, nx, ny, lower_separation, lower_feature, count,
-                         points, depths, features)
+        if lower_separation <= margin + reach:
+            write_round_point(lower_x, lower_y, nx, ny, lower_separation, radius_ref,
+                              radius_inc, lower_feature, count, points, depths, features)
             count += 1
-        if upper_separation <= margin:
-            _write_point(upper_x, upper_y, nx, ny, upper_separation, upper_feature, count,
-                         points, depths, features)
+        if upper_separation <= margin + reach:
+            write_round_point(upper_x, upper_y, nx, ny, upper_separation, radius_ref,
+                              radius_inc, upper_feature, count, points, depths, features)
             count += 1
     if count == 0:
         # The strip beside the reference face missed the incident edge, or cut off its deep
@@ -246,9 +245,14 @@ def polygon_contact(vertices_a, normals_a, vertices_b, normals_b, margin, normal
             deepest = i22
         feature = make_feature_unchecked(2 * deepest, 2 * i11) if flip else make_feature_unchecked(
             2 * i11, 2 * deepest)
-        _write_point(inc_vertices[deepest, 0], inc_vertices[deepest, 1], nx, ny, separation,
-                     feature, 0, points, depths, features)
+        write_round_point(inc_vertices[deepest, 0], inc_vertices[deepest, 1], nx, ny,
+                          separation, radius_ref, radius_inc, feature, 0, points, depths,
+                          features)
         count = 1
+    if reach > 0.0 and max(separation_a, separation_b) > ROUND_CORE_GAP:
+        # Rounded cores apart: a gap that is really corner to corner becomes one point.
+        count = rounded_vertex_contact(vertices_a, vertices_b, radius_a, radius_b, margin,
+                                       count, normal, points, depths, features)
     return count
 
 

@@ -14,46 +14,77 @@ from physbook import _check
 from physbook.dynamics.body import rotated
 from physbook.dynamics.materials import Material
 from physbook.geometry.mass import combine_mass
+from physbook.geometry.round_shapes import (
+    SHAPE_CLASSES,
+    Capsule,
+    Chain,
+    ChainSegment,
+    Segment,
+    Shape,
+)
 from physbook.geometry.shape_filter import Filter
-from physbook.geometry.shapes import Circle, Polygon, Shape
+from physbook.geometry.shapes import Circle
 from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
 
+_SHAPE_NAMES = "a Circle, Polygon, Capsule, Segment, ChainSegment or Chain"
 
-def _as_shapes(value) -> tuple[Shape, ...]:
-    if isinstance(value, (Circle, Polygon)):
+
+def _as_items(value) -> tuple:
+    """The shapes and chains given to ``add_body``, checked, as a tuple."""
+    if isinstance(value, (*SHAPE_CLASSES, Chain)):
         return (value,)
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
         raise TypeError(
-            "shape_or_shapes must be a Circle, a Polygon or a sequence of them, "
-            f"got {type(value).__name__}"
-        )
-    shapes = tuple(value)
-    if not shapes:
+            f"shape_or_shapes must be {_SHAPE_NAMES}, or a sequence of them, got "
+            f"{type(value).__name__}")
+    items = tuple(value)
+    if not items:
         raise ValueError("shape_or_shapes must hold at least one shape")
-    for i, shape in enumerate(shapes):
-        _check.instance(shape, f"shape_or_shapes[{i}]", (Circle, Polygon),
-                        "a Circle or a Polygon")
-    return shapes
+    for i, item in enumerate(items):
+        _check.instance(item, f"shape_or_shapes[{i}]", (*SHAPE_CLASSES, Chain), _SHAPE_NAMES)
+    return items
 
 
-def _per_shape(value, name: str, count: int, check) -> list:
-    """``value`` for each of ``count`` shapes: one value for all, or a list or tuple of
-    ``count`` values; ``check(item, name)`` checks each."""
+def _rows_of(item) -> tuple[Shape, ...]:
+    """The shapes an item gives the body: a chain its segments, a shape itself."""
+    return item.segments if isinstance(item, Chain) else (item,)
+
+
+def _per_shape(value, name: str, items: tuple, check) -> list:
+    """``value`` for each shape of ``items``: one value for all, or a list or tuple of one
+    value per item given (a chain's value goes to each of its segments);
+    ``check(item, name)`` checks each."""
     if isinstance(value, (list, tuple)):
-        if len(value) != count:
-            raise ValueError(f"{name} must be one value or one per shape ({count}), got "
-                             f"{len(value)}")
-        return [check(item, f"{name}[{i}]") for i, item in enumerate(value)]
-    return [check(value, name)] * count
+        if len(value) != len(items):
+            raise ValueError(f"{name} must be one value or one per shape given "
+                             f"({len(items)}), got {len(value)}")
+        checked = [check(item, f"{name}[{i}]") for i, item in enumerate(value)]
+        return [v for v, item in zip(checked, items, strict=True) for _ in _rows_of(item)]
+    return [check(value, name)] * sum(len(_rows_of(item)) for item in items)
 
 
 def _size(shape: Shape) -> float:
     """A shape's thickness scale, 2·area/perimeter (m): a circle's radius, half a square's
-    side, a long plate's thickness. Solvers scale their length tolerances by it."""
+    side, a long plate's thickness. Solvers scale their length tolerances by it. Segments
+    have none (infinite): they leave the choice to the body they touch."""
     if isinstance(shape, Circle):
         return shape.radius
+    if isinstance(shape, Segment | ChainSegment):
+        return np.inf
+    if isinstance(shape, Capsule):
+        return 2.0 * shape.area() / (2.0 * shape.length + 2.0 * np.pi * shape.radius)
     edges = np.roll(shape.vertices, -1, axis=0) - shape.vertices
-    return 2.0 * shape.area() / float(np.hypot(*edges.T).sum())
+    perimeter = float(np.hypot(*edges.T).sum()) + 2.0 * np.pi * shape.radius
+    return 2.0 * shape.area() / perimeter
+
+
+def require_area_for(kind_code: int, shapes: tuple[Shape, ...], name: str = "kind") -> None:
+    """``ValueError`` naming ``name`` when a dynamic body would carry a segment or a chain:
+    they have no area, so no mass."""
+    if kind_code == DYNAMIC and any(isinstance(s, Segment | ChainSegment) for s in shapes):
+        raise ValueError(
+            f"{name} must be 'static' or 'kinematic' for a body with segments or chains: they "
+            "have no area, so no mass; for a thin dynamic rod use a Capsule")
 
 
 def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity,
@@ -65,13 +96,15 @@ def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity
     Raises ``TypeError`` or ``ValueError`` naming the argument and the rule it breaks, and
     ``ValueError`` naming the density if a mass or an inertia leaves the range of floats.
     """
-    shapes = _as_shapes(shape_or_shapes)
+    items = _as_items(shape_or_shapes)
+    shapes = tuple(shape for item in items for shape in _rows_of(item))
     position = _check.vector(position, "position")
     angle = _check.finite_scalar(angle, "angle")
     velocity = _check.vector(velocity, "velocity")
     angular_velocity = _check.finite_scalar(angular_velocity, "angular_velocity")
     _check.instance(material, "material", Material, "a Material")
     kind_code = BODY_KINDS.index(_check.choice(kind, "kind", BODY_KINDS))
+    require_area_for(kind_code, shapes)
     gravity_scale = _check.finite_scalar(gravity_scale, "gravity_scale")
     if filter is not None and layers is not None:
         raise ValueError("give layers or filter, not both: layers is shorthand for "
@@ -79,9 +112,9 @@ def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity
     if filter is None:
         filters = [Filter.layers(1 if layers is None else layers)] * len(shapes)
     else:
-        filters = _per_shape(filter, "filter", len(shapes), lambda value, name:
+        filters = _per_shape(filter, "filter", items, lambda value, name:
                              _check.instance(value, name, Filter, "a Filter"))
-    sensors = _per_shape(sensor, "sensor", len(shapes), _check.flag)
+    sensors = _per_shape(sensor, "sensor", items, _check.flag)
     if kind_code == STATIC and (velocity.any() or angular_velocity != 0.0):
         raise ValueError(
             "a static body cannot move: velocity and angular_velocity must be zero "

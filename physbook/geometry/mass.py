@@ -2,7 +2,9 @@
 
 Each shape knows its own mass, inertia about its centroid and centroid
 (``shape.mass_properties(density)``); a compound body adds them up about the common centre
-of mass with the parallel axis theorem.
+of mass with the parallel axis theorem. Segments and chain segments have no area and add
+nothing; a body made of them only has no mass (it must be static or kinematic), and its
+centre is the middle of its segments weighted by their lengths.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from physbook import _check
-from physbook.geometry.shapes import Circle, Polygon, Shape, usable
+from physbook.geometry.round_shapes import SHAPE_CLASSES, Shape
+from physbook.geometry.shapes import usable
 
 
 def combine_mass(shapes: Sequence[Shape], density: float) -> tuple[float, float, np.ndarray]:
@@ -23,7 +26,10 @@ def combine_mass(shapes: Sequence[Shape], density: float) -> tuple[float, float,
     ``shapes`` is a non-empty list or tuple of shapes; ``density`` is in kg/m².
     """
     shapes = _shape_sequence(shapes)
-    parts = [shape.mass_properties(density) for shape in shapes]
+    solid = [shape for shape in shapes if shape.area() > 0.0]
+    if not solid:
+        return 0.0, 0.0, wire_center(shapes)
+    parts = [shape.mass_properties(density) for shape in solid]
     masses = np.array([part.mass for part in parts])
     centroids = np.array([part.centroid for part in parts])
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
@@ -46,5 +52,15 @@ def _shape_sequence(shapes) -> tuple[Shape, ...]:
     if not shapes:
         raise ValueError("shapes must hold at least one shape")
     for i, shape in enumerate(shapes):
-        _check.instance(shape, f"shapes[{i}]", (Circle, Polygon), "a Circle or a Polygon")
+        _check.instance(shape, f"shapes[{i}]", SHAPE_CLASSES,
+                        "a Circle, Polygon, Capsule, Segment or ChainSegment")
     return tuple(shapes)
+
+
+def wire_center(shapes: Sequence[Shape]) -> np.ndarray:
+    """The centroid of segments taken as wires (m): Σ Lᵢ·mᵢ / Σ Lᵢ over their lengths Lᵢ
+    and midpoints mᵢ."""
+    cores = [shape.core()[0] for shape in shapes]
+    lengths = np.array([np.hypot(*(core[-1] - core[0])) for core in cores])
+    middles = np.array([0.5 * core[0] + 0.5 * core[-1] for core in cores])
+    return (lengths / lengths.sum()) @ middles

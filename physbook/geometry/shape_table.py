@@ -1,9 +1,23 @@
 """Many shapes packed into flat arrays (a structure of arrays), the form compiled loops read.
 
-Row ``s`` of a :class:`ShapeTable` describes one shape: its kind (:data:`~physbook.kinds.CIRCLE`
-or :data:`~physbook.kinds.POLYGON`), the row of the body that owns it, its radius (circles;
-0 for polygons), and ``vertex_count`` rows of the vertex pool starting at ``vertex_start``,
-in body coordinates. A circle stores its centre as its one vertex (normal unused, zero).
+Row ``s`` of a :class:`ShapeTable` describes one shape: its kind (a code of
+:mod:`physbook.kinds`), the row of the body that owns it, its radius, and ``vertex_count``
+rows of the vertex pool starting at ``vertex_start``, in body coordinates. Every shape is a
+core grown by its radius (chapter 15):
+
+=============  ===========================  ===============================  ========
+kind           vertex rows                  normal rows                      radius
+=============  ===========================  ===============================  ========
+circle         its centre                   unused (zero)                    r > 0
+polygon        n ≥ 3 vertices, CCW          outward edge normals             r ≥ 0
+capsule        center1, center2             n, −n (n right of 1 → 2)         r > 0
+segment        point1, point2               n, −n                            0
+chain segment  point1, point2, ghost1,      n1, −n1, n0 (ghost1 → point1),   0
+               ghost2                       n2 (point2 → ghost2)
+=============  ===========================  ===============================  ========
+
+A chain segment's ghosts are its neighbours' far points, for its corner tests only:
+:func:`core_count` gives the rows that are the shape's core.
 
 Every shape also has an ``id`` that never changes and is never reused. Rows are compacted
 when bodies are removed, so a row number is only good until the next removal; the id is what
@@ -31,9 +45,17 @@ import numpy as np
 from physbook import _check
 from physbook._buffers import CachesViews, carry_out, grown, without_rows
 from physbook._jit import njit
+from physbook.geometry.round_shapes import (
+    Capsule,
+    Chain,
+    ChainSegment,
+    Segment,
+    Shape,
+    right_normal,
+)
 from physbook.geometry.shape_filter import Filter
-from physbook.geometry.shapes import Circle, Polygon, Shape
-from physbook.kinds import CHAIN_SEGMENT, CIRCLE, POLYGON
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.kinds import CAPSULE, CHAIN_SEGMENT, CIRCLE, POLYGON, SEGMENT
 from physbook.vecmath.kernels import rotate
 
 #: Shapes a world can make in its life: a pair key (physbook.events.pair_keys) holds the
@@ -249,14 +271,7 @@ class ShapeTable(CachesViews):
         shape_filter = Filter() if shape_filter is None else _check.instance(
             shape_filter, "filter", Filter, "a Filter")
         sensor = _check.flag(sensor, "sensor")
-        if isinstance(shape, Circle):
-            kind, radius = CIRCLE, shape.radius
-            vertices, normals = shape.center[None, :], np.zeros((1, 2))
-        elif isinstance(shape, Polygon):
-            kind, radius = POLYGON, 0.0
-            vertices, normals = shape.vertices, shape.normals
-        else:
-            raise TypeError(f"shape must be a Circle or a Polygon, got {type(shape).__name__}")
+        kind, radius, vertices, normals = _shape_rows(shape)
         body = _check.non_negative_int(body, "body")
         if self._next_id >= MAX_SHAPE_IDS:
             raise OverflowError(f"this world has made {MAX_SHAPE_IDS} shapes, as many as the "
@@ -397,6 +412,37 @@ def _check_rows(body, vertex_start, vertex_count, vertices, origins, angles, mar
             raise ValueError("shapes must refer to rows of origins, angles and vertices")
 
 
+def _shape_rows(shape: Shape) -> tuple[int, float, np.ndarray, np.ndarray]:
+    """A shape's kind code, radius, vertex rows and normal rows, as the table stores them.
+
+    A circle: its centre (normal unused). A polygon: its vertices and edge normals, and its
+    radius (0 unless rounded). A capsule or a segment: its two points with normals n and −n,
+    n on the right of point 1 → point 2, so that compiled code may read it as a polygon of
+    two edges. A chain segment: point1, point2, then its ghosts, with normals n1, −n1 and the
+    ghost edges' n0 (ghost1 → point1) and n2 (point2 → ghost2).
+    """
+    if isinstance(shape, Circle):
+        return CIRCLE, shape.radius, shape.center[None, :], np.zeros((1, 2))
+    if isinstance(shape, Polygon):
+        return POLYGON, shape.radius, shape.vertices, shape.normals
+    if isinstance(shape, Capsule | Segment):
+        points, radius = shape.core()
+        normal = right_normal(points[0], points[1])
+        return (CAPSULE if isinstance(shape, Capsule) else SEGMENT), radius, points, \
+            np.array([normal, -normal]) + 0.0  # + 0.0: no −0.0 in the table
+    if isinstance(shape, ChainSegment):
+        points = np.array([shape.point1, shape.point2, shape.ghost1, shape.ghost2])
+        front = right_normal(shape.point1, shape.point2)
+        normals = np.array([front, -front, right_normal(shape.ghost1, shape.point1),
+                            right_normal(shape.point2, shape.ghost2)]) + 0.0
+        return CHAIN_SEGMENT, 0.0, points, normals
+    if isinstance(shape, Chain):
+        raise TypeError("shape must be a single shape: append each of a Chain's .segments, "
+                        "or give the Chain to World.add_body, which does so")
+    raise TypeError("shape must be a Circle, Polygon, Capsule, Segment or ChainSegment, got "
+                    f"{type(shape).__name__}")
+
+
 @njit(refcounted=False)
 def vertex_extent(vertices, start, count, cosine, sine, origin_x, origin_y):
     """The world box (low_x, low_y, high_x, high_y) of ``count`` vertices from ``start``,
@@ -450,8 +496,9 @@ def shape_aabbs(shapes, origins, angles, margins, lower, upper):
     """Fill ``lower``/``upper`` (S, 2) with the world AABB of every shape (m), each grown by
     its ``margins[s]`` on every side.
 
-    A vertex v in body coordinates is at origin + R(θ)·v in the world; a polygon's box spans
-    its transformed vertices, a circle's box is its centre ± r. Two shapes closer than the
+    A vertex v in body coordinates is at origin + R(θ)·v in the world; a shape's box spans
+    its transformed core points grown by its radius (a circle: its centre ± r; a chain
+    segment: its two points, not its ghosts). Two shapes closer than the
     sum of their margins have overlapping boxes.
     """
     # Columns are taken out of the tuple once: reading a field of a tuple of arrays inside
@@ -472,9 +519,9 @@ def shape_aabbs(shapes, origins, angles, margins, lower, upper):
                 vertices, start, 1, unturned, unturned, origins[b, 0], origins[b, 1])
         else:
             low_x, low_y, high_x, high_y = vertex_extent(
-                vertices, start, vertex_count[s], np.cos(angles[b]), np.sin(angles[b]),
-                origins[b, 0], origins[b, 1])
-        r = (radius[s] if kind[s] == CIRCLE else 0.0) + margins[s]
+                vertices, start, core_count(kind[s], vertex_count[s]), np.cos(angles[b]),
+                np.sin(angles[b]), origins[b, 0], origins[b, 1])
+        r = radius[s] + margins[s]  # 0 for sharp polygons, segments and chain segments
         lower[s, 0] = low_x - r
         lower[s, 1] = low_y - r
         upper[s, 0] = high_x + r

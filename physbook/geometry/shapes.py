@@ -23,6 +23,7 @@ import numpy as np
 from physbook import _check
 from physbook._jit import njit
 from physbook.constants import WELD_TOLERANCE
+from physbook.geometry.round_mass import rounding_moments
 from physbook.vecmath.kernels import cross
 from physbook.vecmath.vec import Transform
 
@@ -39,7 +40,7 @@ _LARGEST = float(np.finfo(np.float64).max)
 _SMALLEST_USABLE = 1.0 / _LARGEST  # smaller positive numbers have an infinite reciprocal
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
+def frozen(array: np.ndarray) -> np.ndarray:
     array = np.ascontiguousarray(array, dtype=np.float64)
     array.setflags(write=False)
     return array
@@ -51,7 +52,7 @@ def usable(value: float) -> bool:
     return math.isfinite(value) and value > 0.0 and math.isfinite(1.0 / value)
 
 
-def _product(*factors: float, exponent: int = 0) -> float:
+def scaled_product(*factors: float, exponent: int = 0) -> float:
     """factors[0] · factors[1] · … · 2**exponent, with no overflow or underflow on the way.
 
     Mantissas are multiplied and exponents added, so the result is inf or 0 only when the
@@ -69,7 +70,7 @@ def _product(*factors: float, exponent: int = 0) -> float:
         return math.copysign(math.inf, mantissa)
 
 
-def _require_float_area(area: float, what: str, shape: str) -> None:
+def require_float_area(area: float, what: str, shape: str) -> None:
     """Raise ``ValueError`` unless ``area`` (m²) is usable; ``what`` names the size that
     makes the ``shape``'s area what it is."""
     if usable(area):
@@ -100,7 +101,7 @@ class MassData:
             if not usable(value):
                 raise ValueError(f"{name} must have a finite reciprocal, got {value}")
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "centroid", _frozen(_check.vector(self.centroid, "centroid")))
+        object.__setattr__(self, "centroid", frozen(_check.vector(self.centroid, "centroid")))
 
 
 def _aabb_argument(other) -> AABB:
@@ -119,8 +120,8 @@ class AABB:
         upper = _check.vector(upper, "upper")
         if np.any(lower > upper):
             raise ValueError(f"lower must not exceed upper on either axis: {lower} > {upper}")
-        object.__setattr__(self, "lower", _frozen(lower))
-        object.__setattr__(self, "upper", _frozen(upper))
+        object.__setattr__(self, "lower", frozen(lower))
+        object.__setattr__(self, "upper", frozen(upper))
 
     # Halving each corner before adding or subtracting keeps every sum in float range, for
     # boxes whose corners are near the largest float.
@@ -166,7 +167,7 @@ class AABB:
         return f"AABB(lower={self.lower.tolist()}, upper={self.upper.tolist()})"
 
 
-def _direction(direction) -> np.ndarray:
+def checked_direction(direction) -> np.ndarray:
     """A checked non-zero direction, divided by its largest component: the same direction
     with entries in [−1, 1], so that no product with it overflows."""
     direction = _check.vector(direction, "direction")
@@ -176,13 +177,13 @@ def _direction(direction) -> np.ndarray:
     return direction / largest
 
 
-def _transform_argument(transform) -> Transform | None:
+def transform_argument(transform) -> Transform | None:
     if transform is None:
         return None
     return _check.instance(transform, "transform", Transform, "a Transform or None")
 
 
-def _to_world(points: np.ndarray, transform: Transform, what: str) -> np.ndarray:
+def placed(points: np.ndarray, transform: Transform, what: str) -> np.ndarray:
     """``points`` placed by ``transform``; ``FloatingPointError`` if that leaves float range."""
     with np.errstate(over="ignore", invalid="ignore"):
         try:
@@ -195,7 +196,7 @@ def _to_world(points: np.ndarray, transform: Transform, what: str) -> np.ndarray
     return world
 
 
-class _Immutable:
+class Immutable:
     """Attributes are set once, in ``__init__``: a world packs a copy of each shape it is
     given and bodies share shape objects, so a shape changed in place would disagree with
     the copies."""
@@ -212,7 +213,7 @@ class _Immutable:
             f"shape instead, e.g. {self._remade_by}")
 
 
-class Circle(_Immutable):
+class Circle(Immutable):
     """A circle of ``radius`` (m) centred at ``center`` in body coordinates (immutable)."""
 
     __slots__ = ("radius", "center")
@@ -220,42 +221,47 @@ class Circle(_Immutable):
 
     def __init__(self, radius: float, center=(0.0, 0.0)):
         radius = _check.positive_scalar(radius, "radius")
-        _require_float_area(_product(math.pi, radius, radius), f"radius {radius:g} m", "circle")
+        require_float_area(scaled_product(math.pi, radius, radius), f"radius {radius:g} m",
+                           "circle")
         object.__setattr__(self, "radius", radius)
-        object.__setattr__(self, "center", _frozen(_check.vector(center, "center")))
+        object.__setattr__(self, "center", frozen(_check.vector(center, "center")))
 
     def __reduce__(self):
         return Circle, (self.radius, self.center)
 
     def area(self) -> float:
         """πr² (m²)."""
-        return _product(math.pi, self.radius, self.radius)
+        return scaled_product(math.pi, self.radius, self.radius)
 
     def mass_properties(self, density: float) -> MassData:
         """m = ρπr², I = m·r²/2 about the centre (density in kg/m²)."""
         density = _check.positive_scalar(density, "density")
-        mass = _product(density, math.pi, self.radius, self.radius)
-        inertia = _product(density, math.pi, self.radius, self.radius, self.radius, self.radius,
-                           exponent=-1)
-        return _mass_data(density, mass, inertia, self.center, f"radius {self.radius:g} m")
+        mass = scaled_product(density, math.pi, self.radius, self.radius)
+        inertia = scaled_product(density, math.pi, self.radius, self.radius, self.radius,
+                                 self.radius, exponent=-1)
+        return mass_data(density, mass, inertia, self.center, f"radius {self.radius:g} m")
 
     def aabb(self, transform: Transform | None = None) -> AABB:
         """The box around the circle, placed by ``transform`` (body frame when None)."""
-        transform = _transform_argument(transform)
-        center = self.center if transform is None else _to_world(self.center, transform,
+        transform = transform_argument(transform)
+        center = self.center if transform is None else placed(self.center, transform,
                                                                   "circle's centre")
         return AABB(center - self.radius, center + self.radius)
 
     def support(self, direction) -> np.ndarray:
         """The farthest point in ``direction``: c + r·d/|d| (local frame)."""
-        direction = _direction(direction)
+        direction = checked_direction(direction)
         return self.center + self.radius * direction / np.hypot(*direction)
+
+    def core(self) -> tuple[np.ndarray, float]:
+        """The circle as a core grown by a radius: its centre (1, 2) and r (m)."""
+        return frozen(self.center[None, :]), self.radius
 
     def __repr__(self) -> str:
         return f"Circle(radius={self.radius:g}, center={self.center.tolist()})"
 
 
-def _mass_data(density: float, mass: float, inertia: float, centroid: np.ndarray,
+def mass_data(density: float, mass: float, inertia: float, centroid: np.ndarray,
                size: str) -> MassData:
     """``MassData``, or ``ValueError`` naming the density and the size when the mass or
     the inertia is no usable number."""
@@ -496,21 +502,24 @@ def _require_convex(local, ring: np.ndarray, weld: float) -> None:
         "a convex polygon once")
 
 
-class Polygon(_Immutable):
-    """A convex polygon in body coordinates (immutable).
+class Polygon(Immutable):
+    """A convex polygon in body coordinates (immutable), grown by ``radius`` (m) when the
+    radius is positive: a rounded polygon, whose corners are arcs (chapter 15).
 
     ``vertices`` is an (n, 2) array, counter-clockwise, n ≥ 3; ``normals[i]`` is the outward
     unit normal of the edge from vertex i to vertex i + 1. Clockwise input is reordered and
     collinear middle points are dropped. Input that is non-convex, self-intersecting, of zero
     area, with duplicate neighbours, not finite, or too large or small for its area to be a
     float raises ``ValueError`` naming the rule and the points. Points closer than
-    ``WELD_TOLERANCE`` × the polygon's size count as one point.
+    ``WELD_TOLERANCE`` × the polygon's size count as one point. The vertices are the
+    rounded polygon's core: the shape is every point within ``radius`` of it.
     """
 
-    __slots__ = ("vertices", "normals")
-    _remade_by = "Polygon(new_vertices)"
+    __slots__ = ("vertices", "normals", "radius")
+    _remade_by = "Polygon(new_vertices, radius=r) or polygon.rounded(r)"
 
-    def __init__(self, vertices):
+    def __init__(self, vertices, radius: float = 0.0):
+        radius = _check.non_negative_scalar(radius, "radius")
         points = _check.finite_array(vertices, "vertices")
         if points.ndim != 2 or points.shape[1] != 2:
             raise ValueError(f"vertices must have shape (n, 2), got {points.shape}")
@@ -530,8 +539,12 @@ class Polygon(_Immutable):
             order = np.roll(order[::-1], 1)  # clockwise: reverse, keeping vertex 0 first
         order = without_collinear(local, order, weld)
         _require_convex(local, order, weld)
-        area = _product(0.5 * twice_signed_area(local[order]), exponent=2 * exponent)
-        _require_float_area(area, f"the vertices' span of {size:.3g} m", "polygon")
+        area = scaled_product(0.5 * twice_signed_area(local[order]), exponent=2 * exponent)
+        require_float_area(area, f"the vertices' span of {size:.3g} m", "polygon")
+        if radius > 0.0:
+            grown = _rounded_area(points[order], radius)
+            require_float_area(grown, f"the vertices' span of {size:.3g} m grown by radius "
+                                f"{radius:g} m", "polygon")
 
         points = points[order]
         edges = np.roll(points, -1, axis=0) - points
@@ -539,16 +552,22 @@ class Polygon(_Immutable):
         # n = (dy, −dx)/|d|: the edge direction turned clockwise, outward for a CCW polygon.
         # Adding 0.0 turns −0.0 into 0.0, so that printed normals read cleanly.
         normals = np.column_stack([edges[:, 1], -edges[:, 0]]) / lengths[:, None] + 0.0
-        object.__setattr__(self, "vertices", _frozen(points))
-        object.__setattr__(self, "normals", _frozen(normals))
+        object.__setattr__(self, "vertices", frozen(points))
+        object.__setattr__(self, "normals", frozen(normals))
+        object.__setattr__(self, "radius", radius)
 
     def __reduce__(self):
-        return _restore_polygon, (self.vertices, self.normals)
+        return _restore_polygon, (self.vertices, self.normals, self.radius)
 
     @classmethod
     def box(cls, half_width: float, half_height: float, center=(0.0, 0.0),
-            angle: float = 0.0) -> Polygon:
-        """A rectangle of half extents (m), centred at ``center`` and turned by ``angle``."""
+            angle: float = 0.0, radius: float = 0.0) -> Polygon:
+        """A rectangle of half extents (m), centred at ``center`` and turned by ``angle``.
+
+        With a ``radius`` (m) the rectangle is the core of a rounded box, which then reaches
+        ``half_width + radius`` and ``half_height + radius`` from its centre.
+        """
+        radius = _check.non_negative_scalar(radius, "radius")
         half_width = _check.positive_scalar(half_width, "half_width")
         half_height = _check.positive_scalar(half_height, "half_height")
         pose = Transform(_check.vector(center, "center"), _check.finite_scalar(angle, "angle"))
@@ -559,10 +578,10 @@ class Polygon(_Immutable):
              [half_width, half_height], [-half_width, half_height]]
         )
         try:
-            corners = _to_world(corners, pose, "corners")
+            corners = placed(corners, pose, "corners")
         except FloatingPointError:
             raise FloatingPointError(f"{what}: its corners lie beyond the largest float") from None
-        return _built(cls, corners, what)
+        return _built(cls, corners, what, radius)
 
     @classmethod
     def regular(cls, n: int, radius: float) -> Polygon:
@@ -573,10 +592,26 @@ class Polygon(_Immutable):
         return _built(cls, radius * np.column_stack([np.cos(angles), np.sin(angles)]),
                       f"a regular polygon of n={n} sides and radius {radius:g} m")
 
+    def rounded(self, radius: float) -> Polygon:
+        """The same core grown by ``radius`` (m): a rounded polygon (0 makes it sharp)."""
+        radius = _check.non_negative_scalar(radius, "radius")
+        if radius > 0.0:
+            size = (f"the vertices' span of {_extent(self.vertices):.3g} m grown by radius "
+                    f"{radius:g} m")
+            require_float_area(_rounded_area(self.vertices, radius), size, "polygon")
+        return _restore_polygon(self.vertices, self.normals, radius)
+
+    def core(self) -> tuple[np.ndarray, float]:
+        """The polygon as a core grown by a radius: its vertices (n, 2) and r (m)."""
+        return self.vertices, self.radius
+
     def area(self) -> float:
-        """Area (m²): the fan of triangles from vertex 0 (see :meth:`mass_properties`)."""
+        """Area (m²): the fan of triangles from vertex 0 (see :meth:`mass_properties`), plus
+        r·perimeter + πr² when rounded (Steiner's formula)."""
+        if self.radius > 0.0:
+            return _rounded_area(self.vertices, self.radius)
         exponent, _, _, d = _fan(self.vertices)
-        return _product(0.5 * float(np.sum(d)), exponent=2 * exponent)
+        return scaled_product(0.5 * float(np.sum(d)), exponent=2 * exponent)
 
     def mass_properties(self, density: float) -> MassData:
         """Mass, inertia about the centroid and centroid, by a fan of triangles (density in
@@ -588,65 +623,93 @@ class Polygon(_Immutable):
         e1y² + e1y·e2y + e2y²); the parallel axis theorem moves it to the centroid. The
         sums run on e1, e2 divided by 2**k (exactly), the polygon's size brought to about
         1 m, so they neither overflow nor underflow; area scales back by 2**2k and the
-        second moment by 2**4k.
+        second moment by 2**4k. A rounded polygon adds its edge strips and corner sectors
+        (:func:`~physbook.geometry.round_mass.rounding_moments`), exactly.
         """
         density = _check.positive_scalar(density, "density")
-        exponent, e1, e2, d = _fan(self.vertices)
+        exponent, e1, e2, d = _fan(self.vertices, self.radius)
         area = 0.5 * np.sum(d)
-        centroid_from_root = np.sum((d / 6.0)[:, None] * (e1 + e2), axis=0) / area
+        first_moment = np.sum((d / 6.0)[:, None] * (e1 + e2), axis=0)
         second_moment = np.sum(
             d / 12.0
             * (e1[:, 0] ** 2 + e1[:, 0] * e2[:, 0] + e2[:, 0] ** 2
                + e1[:, 1] ** 2 + e1[:, 1] * e2[:, 1] + e2[:, 1] ** 2)
         )
+        if self.radius > 0.0:
+            local = np.ldexp(self.vertices - self.vertices[0], -exponent)
+            added = rounding_moments(local, self.normals, math.ldexp(self.radius, -exponent))
+            area, first_moment, second_moment = (area + added[0], first_moment + added[1],
+                                                 second_moment + added[2])
+        centroid_from_root = first_moment / area
         about_centroid = second_moment - area * float(centroid_from_root @ centroid_from_root)
-        mass = _product(density, float(area), exponent=2 * exponent)
-        inertia = _product(density, float(about_centroid), exponent=4 * exponent)
+        mass = scaled_product(density, float(area), exponent=2 * exponent)
+        inertia = scaled_product(density, float(about_centroid), exponent=4 * exponent)
         centroid = self.vertices[0] + np.ldexp(centroid_from_root, exponent)
         size = float(np.max(np.ptp(self.vertices, axis=0)))
-        return _mass_data(density, mass, inertia, centroid, f"a polygon {size:.3g} m across")
+        rounding = f" rounded by {self.radius:g} m" if self.radius > 0.0 else ""
+        return mass_data(density, mass, inertia, centroid,
+                          f"a polygon {size:.3g} m across{rounding}")
 
     def aabb(self, transform: Transform | None = None) -> AABB:
         """The box around the polygon, placed by ``transform`` (body frame when None)."""
-        transform = _transform_argument(transform)
-        points = self.vertices if transform is None else _to_world(
+        transform = transform_argument(transform)
+        points = self.vertices if transform is None else placed(
             self.vertices, transform, "polygon's vertices")
-        return AABB(points.min(axis=0), points.max(axis=0))
+        return AABB(points.min(axis=0) - self.radius, points.max(axis=0) + self.radius)
 
     def support(self, direction) -> np.ndarray:
-        """The vertex farthest in ``direction`` (local frame); the lowest index on ties."""
-        direction = _direction(direction)
+        """The farthest point in ``direction`` (local frame): the farthest vertex (the lowest
+        index on ties), plus r·d/|d| when rounded."""
+        direction = checked_direction(direction)
         # Relative to vertex 0 the products stay within the polygon's size, which is finite.
         reach = (self.vertices - self.vertices[0]) @ direction
-        return self.vertices[int(np.argmax(reach))].copy()
+        vertex = self.vertices[int(np.argmax(reach))].copy()
+        if self.radius > 0.0:
+            vertex += self.radius * direction / np.hypot(*direction)
+        return vertex
 
     def __repr__(self) -> str:
-        return f"Polygon({np.round(self.vertices, 6).tolist()})"
+        rounding = f", radius={self.radius:g}" if self.radius > 0.0 else ""
+        return f"Polygon({np.round(self.vertices, 6).tolist()}{rounding})"
 
 
-def _built(cls, points: np.ndarray, what: str) -> Polygon:
+def _built(cls, points: np.ndarray, what: str, radius: float = 0.0) -> Polygon:
     """``cls(points)``, with a refusal explained in terms of the arguments that made them."""
     try:
-        return cls(points)
+        return cls(points, radius=radius)
     except ValueError as error:
         raise ValueError(f"{what} is no valid polygon: {error}") from None
 
 
-def _fan(vertices: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+def _fan(vertices: np.ndarray,
+         radius: float = 0.0) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The fan of triangles from vertex 0: (k, e1, e2, D) with e1, e2 the edge vectors from
-    vertex 0 divided by 2**k (about unit length) and D = e1 × e2 per triangle."""
+    vertex 0 divided by 2**k (about unit length) and D = e1 × e2 per triangle. A radius
+    larger than the vertices' span sets the scale instead, so that r**4 stays in range."""
     exponent = scale_exponent(vertices)
+    if radius > 0.0:
+        exponent = max(exponent, math.frexp(radius)[1])
     fan = np.ldexp(vertices[1:] - vertices[0], -exponent)
     e1, e2 = fan[:-1], fan[1:]
     return exponent, e1, e2, e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
 
 
-def _restore_polygon(vertices: np.ndarray, normals: np.ndarray) -> Polygon:
+def _rounded_area(vertices: np.ndarray, radius: float) -> float:
+    """A_core + r·perimeter + πr² (m²), Steiner's formula, computed at a scale near 1."""
+    exponent, _, _, d = _fan(vertices, radius)
+    local = np.ldexp(vertices - vertices[0], -exponent)
+    r = math.ldexp(radius, -exponent)
+    edges = np.roll(local, -1, axis=0) - local
+    perimeter = float(np.sum(np.hypot(edges[:, 0], edges[:, 1])))
+    return scaled_product(0.5 * float(np.sum(d)) + r * perimeter + math.pi * r * r,
+                    exponent=2 * exponent)
+
+
+def _restore_polygon(vertices: np.ndarray, normals: np.ndarray,
+                     radius: float = 0.0) -> Polygon:
     """Unpickle a polygon exactly as it was stored, without judging it again."""
     polygon = object.__new__(Polygon)
-    object.__setattr__(polygon, "vertices", _frozen(vertices))
-    object.__setattr__(polygon, "normals", _frozen(normals))
+    object.__setattr__(polygon, "vertices", frozen(vertices))
+    object.__setattr__(polygon, "normals", frozen(normals))
+    object.__setattr__(polygon, "radius", float(radius))
     return polygon
-
-
-Shape = Circle | Polygon
