@@ -260,3 +260,39 @@ def test_bad_arguments_are_refused():
         pb.decompose(L_SHAPE, max_vertices=2)
     with pytest.raises(TypeError, match="max_vertices"):
         pb.decompose(L_SHAPE, max_vertices=4.5)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_an_outline_as_a_chain_is_its_corners_counter_clockwise_facing_out(seed):
+    rng = np.random.default_rng(seed)
+    outline = 10.0 * untangled_outline(int(rng.integers(4, 12)), rng)  # corners cm apart
+    if seed % 2:
+        outline = outline[::-1]  # either winding
+    # A straight run: a point put on the middle of an edge is no corner of the chain.
+    with_run = np.insert(outline, 1, (outline[0] + outline[1]) / 2, axis=0)
+    (chain,) = pb.decompose(with_run, chain=True)
+    assert isinstance(chain, pb.Chain) and chain.loop
+    solid = shapely.Polygon(outline)
+    ring = shapely.LinearRing(chain.points)
+    assert ring.is_ccw and len(chain.points) == len(outline)
+    assert shapely.Polygon(chain.points).symmetric_difference(solid).area < 1e-12 * solid.area
+    assert {tuple(p) for p in np.asarray(chain.points)} == {tuple(p) for p in outline}
+    # Each segment's front (its right side) faces out of the outline.
+    assert len(chain.segments) == len(outline)
+    for segment in chain.segments:
+        edge = segment.point2 - segment.point1
+        middle = (segment.point1 + segment.point2) / 2
+        step = 1e-6 * np.array([edge[1], -edge[0]]) / np.hypot(*edge)
+        assert not solid.covers(shapely.Point(middle + step))
+        assert solid.covers(shapely.Point(middle - step))
+
+
+def test_a_chain_outline_refuses_a_cap_and_what_is_not_a_flag():
+    with pytest.raises(ValueError, match="max_vertices must be None with chain=True"):
+        pb.decompose(L_SHAPE, max_vertices=4, chain=True)
+    with pytest.raises(TypeError, match="chain must be True or False"):
+        pb.decompose(L_SHAPE, chain=1)
+    with pytest.raises(ValueError, match="simple polygon"):
+        pb.decompose([[0, 0], [1, 1], [1, 0], [0, 1]], chain=True)
+    # Chains are not a way of cutting: the methods stay the ones that give polygons.
+    assert "chain" not in pb.DECOMPOSITION_METHODS
