@@ -15,7 +15,10 @@ A shape already within the target at the start of the step is resting on, or sli
 along, the surface: stopping it there would freeze it. Instead its *core*, a circle a
 quarter of its inner radius about its centroid, is swept (Box2D v3's fallback): the body
 may sink into the surface, which the solver then pushes out of, but its middle never
-crosses it.
+crosses it. A capsule or a rounded polygon first sweeps its own core (segment or polygon)
+grown by a quarter of its radius, the same rule as a circle's (its centre grown by r/4):
+a long capsule met end first would otherwise sink up to its middle, its end through the
+surface.
 
 A chain segment is one-sided, and a body sliding fast along a chain would meet the end of
 each next segment as an impact: it is skipped for a shape whose centroid started behind it,
@@ -279,6 +282,16 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
                 state, fraction, _ = advance(my_shape, motion, other_shape, still, first,
                                              CONTINUOUS_TARGET, tolerance, bound, work,
                                              no_trace)
+                if (fraction == 0.0 and state != FAILED_CODE and radius[mine] > 0.0
+                        and kind[mine] != CIRCLE):
+                    # Touching already, and round: sweep its core grown by a quarter of
+                    # its radius (see the module docstring). Its reach is the shape's,
+                    # less the three quarters of r it gave up.
+                    thin = (1.0 - CONTINUOUS_CORE_FRACTION) * radius[mine]
+                    bound = travel + turn * (reaches[mine] - thin)
+                    state, fraction, _ = advance(
+                        (my_shape[0], my_shape[1], radius[mine] - thin), motion, other_shape,
+                        still, first, CONTINUOUS_TARGET, tolerance, bound, work, no_trace)
                 if fraction == 0.0 and state != FAILED_CODE:
                     # Touching already: sweep the core instead (see the module docstring).
                     centroid, unused, core_radius = shape_core(kind[mine], radius[mine],
