@@ -19,7 +19,7 @@ from shapely.geometry import LineString
 from shapely.geometry import Polygon as ShapelyPolygon
 
 import physbook as pb
-from physbook.viz.collision import ARC_STEP, _round_outline
+from physbook.viz.collision import ARC_STEP
 from physbook.viz.world import FRONT_TICK, STATIC_COLOUR
 
 DT = 1.0 / 60.0
@@ -56,7 +56,7 @@ def exterior_angles(points) -> list[float]:
 ], ids=["capsule", "rounded box", "rounded heptagon", "rounded triangle"])
 def test_a_round_outline_lies_r_from_the_core_and_holds_its_area(shape):
     points, radius = shape.core()
-    outline = _round_outline(points, radius)
+    outline = pb.viz.outline(shape)
     core = LineString(points) if len(points) == 2 else ShapelyPolygon(points)
     gaps = shapely.distance(core, shapely.points(outline))
     np.testing.assert_allclose(gaps, radius, rtol=0, atol=1e-12)
@@ -87,10 +87,8 @@ def test_draw_world_fills_round_shapes_and_draws_segments_and_chain_fronts(ax):
     paths = patches.get_paths()
     assert len(paths) == 2
     for path, body in zip(paths, (capsule, rounded), strict=True):
-        points, radius = body.shapes[0].core()
-        np.testing.assert_allclose(path.vertices[:-1] if len(path.vertices) > len(
-            _round_outline(points, radius)) else path.vertices,
-            body.transform.to_world(_round_outline(points, radius)), atol=1e-12)
+        expected = pb.viz.outline(body.shapes[0], body.transform)
+        np.testing.assert_allclose(path.vertices[:len(expected)], expected, atol=1e-12)
     # The chain's two segments and the segment, in the static bodies' colour.
     lines = strokes.get_segments()
     assert len(lines) == len(chain.segments) + 1 == 3

@@ -27,7 +27,7 @@ from physbook.kinds import BODY_KINDS, KINEMATIC, STATIC
 from physbook.recording import Frame, Recording
 from physbook.vecmath.vec import Transform
 from physbook.viz import _arguments
-from physbook.viz.collision import _round_outline
+from physbook.viz.collision import outline
 from physbook.viz.impulses import draw_contacts
 from physbook.viz.player import FRAME_BUDGET, animate
 from physbook.viz.vectors import plane
@@ -75,9 +75,8 @@ def _shape_artists(shape, transform: Transform):
     if isinstance(shape, Polygon) and shape.radius == 0.0:
         return PolygonPatch(transform.to_world(shape.vertices), closed=True), [], []
     if isinstance(shape, (Polygon, Capsule)):
-        points, radius = shape.core()
-        patch = PolygonPatch(transform.to_world(_round_outline(points, radius)), closed=True)
-        marks = [transform.to_world(points)] if isinstance(shape, Capsule) else []
+        patch = PolygonPatch(outline(shape, transform), closed=True)
+        marks = [transform.to_world(shape.core()[0])] if isinstance(shape, Capsule) else []
         return patch, marks, []
     if isinstance(shape, (Segment, ChainSegment)):
         ends = transform.to_world(np.array([shape.point1, shape.point2]))
