@@ -371,8 +371,13 @@ def test_huge_boxes_give_finite_manifolds_or_a_named_overflow():
 
 
 def test_collide_rejects_bad_input():
-    with pytest.raises(TypeError, match="shape_b must be a Circle or a Polygon"):
+    with pytest.raises(TypeError, match="shape_b must be a Circle, Polygon, Capsule, "
+                       "Segment or ChainSegment, got AABB"):
         pb.collide(Circle(1.0), IDENTITY, AABB((0, 0), (1, 1)), IDENTITY)
+    chain = pb.Chain([(3, 0), (2, 0), (1, 0), (0, 0)])
+    with pytest.raises(TypeError, match="shape_a must be a single shape, got a Chain: "
+                       "collide one of its .segments"):
+        pb.collide(chain, IDENTITY, Circle(1.0), IDENTITY)
     with pytest.raises(TypeError, match="xf_a must be a Transform"):
         pb.collide(Circle(1.0), (0.0, 0.0), Circle(1.0), IDENTITY)
 

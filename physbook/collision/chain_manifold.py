@@ -26,6 +26,7 @@ import math
 
 from physbook._jit import njit
 from physbook.collision.core_distance import (
+    EDGE_VERTEX,
     VERTEX_EDGE,
     VERTEX_VERTEX,
     core_closest,
@@ -33,7 +34,7 @@ from physbook.collision.core_distance import (
 )
 from physbook.collision.features import make_feature_unchecked
 from physbook.collision.round_manifold import write_round_point
-from physbook.collision.sat import _size, clip_incident_edge
+from physbook.collision.sat import clip_incident_edge, polygon_size
 from physbook.constants import (
     CHAIN_CONVEX_SINE,
     CHAIN_NORMAL_SINE,
@@ -47,44 +48,68 @@ SKIP, ADMIT, SNAP = 0, 1, 2
 
 
 @njit(refcounted=False)
-def chain_circle_contact(vertices_a, cx, cy, radius, margin, normal, points, depths, features):
-    """A chain segment (A: rows ``[p1, p2, g1, g2]``) and a circle (B: centre c, radius r).
+def turns_left(nax, nay, nbx, nby):
+    """Whether a chain is convex at the vertex between an edge of unit normal n_a and the
+    next of normal n_b: it turns left (e_a × e_b = n_a × n_b > 0) by at least
+    CHAIN_CONVEX_SINE, or by more than a right angle (n_a·n_b < 0). The sine alone would
+    call a hairpin turn flat: sin(180° − ε) is as small as sin ε."""
+    cross = nax * nby - nay * nbx
+    return cross >= CHAIN_CONVEX_SINE or (cross > 0.0 and nax * nbx + nay * nby < 0.0)
+
+
+@njit(refcounted=False)
+def chain_circle_contact(vertices_a, normals_a, cx, cy, radius, margin, normal, points, depths,
+                         features):
+    """A chain segment (A: rows ``[p1, p2, g1, g2]``, normals ``[n1, −n1, n0, n2]``) and a
+    circle (B: centre c, radius r).
 
     No contact when c is behind the segment's line (one-sided). The closest point is
     decided by the projections v = e·(c − p1), u = e·(p2 − c), e = p2 − p1: before p1
     (v ≤ 0) it is p1, unless c projects onto the previous segment ((p1 − g1)·(c − p1) ≤ 0),
     which then owns the contact; after p2 (u ≤ 0) it is p2, unless the next segment owns it
     ((g2 − p2)·(c − p2) > 0); otherwise the point (u·p1 + v·p2)/e·e of the face. Then
-    n, depth and point as for a circle against a point: depth = r − d. Features (0 | 2 | 1, 0).
+    n, depth and point as for a circle against a point: depth = r − d. A vertex that is
+    not convex has no normals of its own (the Gauss map): there the normal is snapped to
+    the face's, n1, and the separation measured along it. Features (0 | 2 | 1, 0).
     """
     p1x, p1y = vertices_a[0, 0], vertices_a[0, 1]
     p2x, p2y = vertices_a[1, 0], vertices_a[1, 1]
+    n1x, n1y = normals_a[0, 0], normals_a[0, 1]
     ex, ey = p2x - p1x, p2y - p1y
     # rperp(e)·(c − p1): the front side is to the right of p1 → p2.
     if ey * (cx - p1x) - ex * (cy - p1y) < 0.0:
         return 0
     v = ex * (cx - p1x) + ey * (cy - p1y)
     u = ex * (p2x - cx) + ey * (p2y - cy)
+    snap = False
     if v <= 0.0:
         if (p1x - vertices_a[2, 0]) * (cx - p1x) + (p1y - vertices_a[2, 1]) * (cy - p1y) <= 0.0:
             return 0
         ax, ay, feature_a = p1x, p1y, 0
+        snap = not turns_left(normals_a[2, 0], normals_a[2, 1], n1x, n1y)
     elif u <= 0.0:
         if (vertices_a[3, 0] - p2x) * (cx - p2x) + (vertices_a[3, 1] - p2y) * (cy - p2y) > 0.0:
             return 0
         ax, ay, feature_a = p2x, p2y, 2
+        snap = not turns_left(n1x, n1y, normals_a[3, 0], normals_a[3, 1])
     else:
         ee = ex * ex + ey * ey
         ax, ay, feature_a = (u * p1x + v * p2x) / ee, (u * p1y + v * p2y) / ee, 1
-    dx, dy = cx - ax, cy - ay
-    distance = math.sqrt(dx * dx + dy * dy)
-    if distance > radius + margin:
-        return 0
-    if distance <= COINCIDENT_FRACTION * radius:
-        length = math.sqrt(ex * ex + ey * ey)
-        nx, ny = ey / length, -ex / length
+    if snap:
+        distance = n1x * (cx - p1x) + n1y * (cy - p1y)
+        ax, ay, feature_a = cx - distance * n1x, cy - distance * n1y, 1
+        nx, ny = n1x, n1y
+        if distance > radius + margin:
+            return 0
     else:
-        nx, ny = dx / distance, dy / distance
+        dx, dy = cx - ax, cy - ay
+        distance = math.sqrt(dx * dx + dy * dy)
+        if distance > radius + margin:
+            return 0
+        if distance <= COINCIDENT_FRACTION * radius:
+            nx, ny = n1x, n1y
+        else:
+            nx, ny = dx / distance, dy / distance
     normal[0], normal[1] = nx, ny
     points[0, 0] = 0.5 * (ax + (cx - radius * nx))
     points[0, 1] = 0.5 * (ay + (cy - radius * ny))
@@ -213,14 +238,19 @@ def chain_polygon_contact(vertices_a, normals_a, vertices_b, normals_b, radius_b
     1. One-sided: no contact when B's centroid is behind the segment's line and behind the
        planes of its convex neighbours.
     2. The cores' closest features (exact); beyond r_B + margin → no contact.
-    3. Cores apart (front side, d > ROUND_CORE_GAP): two vertices → the normal between them,
+    3. Cores apart (d > ROUND_CORE_GAP): two vertices → the normal between them,
        classified (skip: none; admit: one point; snap: the segment's face); a segment end
        and a polygon face → that face's normal, classified (admit: the polygon face clips
        the segment, unless a neighbour's face is the incident one); the segment's inside and
-       a polygon vertex → the segment's face. A polygon face within FACE_SWITCH_TOLERANCE of
-       lying flat on the segment gives way to the segment's face, so a body resting on a
-       chain keeps one form and its feature ids.
-    4. Cores touching or overlapping: the separating axis test over the segment's face (and
+       a polygon vertex → the segment's face. Apart cores whose closest features hold an
+       end of the segment take this branch even when B's centroid is behind the line (B
+       beside a sharp convex corner): the classification then decides, where the separating
+       axis test of step 4 would measure a gap as an overlap. A polygon face within
+       FACE_SWITCH_TOLERANCE of lying flat on the segment gives way to the segment's face,
+       so a body resting on a chain keeps one form and its feature ids.
+    4. Cores touching or overlapping (d ≤ ROUND_CORE_GAP), or B's centroid behind the line
+       and nearest to the segment's inside: the separating axis test over the segment's
+       face (and
        its convex neighbours', which own their axes) and the polygon faces whose normals the
        Gauss map admits; a polygon face must beat the segment's by FACE_SWITCH_TOLERANCE of
        the polygon's size.
@@ -234,10 +264,8 @@ def chain_polygon_contact(vertices_a, normals_a, vertices_b, normals_b, radius_b
     n2x, n2y = normals_a[3, 0], normals_a[3, 1]
     # Unit edge directions are the normals turned left: e = lperp(n).
     e1x, e1y = -n1y, n1x
-    e0x, e0y = -n0y, n0x
-    e2x, e2y = -n2y, n2x
-    convex1 = e0x * e1y - e0y * e1x >= CHAIN_CONVEX_SINE
-    convex2 = e1x * e2y - e1y * e2x >= CHAIN_CONVEX_SINE
+    convex1 = turns_left(n0x, n0y, n1x, n1y)
+    convex2 = turns_left(n1x, n1y, n2x, n2y)
     count = vertices_b.shape[0]
 
     cx, cy = _centroid(vertices_b)
@@ -263,7 +291,7 @@ def chain_polygon_contact(vertices_a, normals_a, vertices_b, normals_b, radius_b
 
     incident_vertex = -1
     incident_edge = -1
-    if not behind1 and distance > ROUND_CORE_GAP:
+    if distance > ROUND_CORE_GAP and not (behind1 and kind == EDGE_VERTEX):
         if kind == VERTEX_VERTEX:
             ax, ay = vertices_a[index_a, 0], vertices_a[index_a, 1]
             bx, by = vertices_b[index_b, 0], vertices_b[index_b, 1]
@@ -336,7 +364,7 @@ def chain_polygon_contact(vertices_a, normals_a, vertices_b, normals_b, radius_b
                 polygon_separation = s
                 reference = i
         if reference >= 0 and polygon_separation > (
-                edge_separation + FACE_SWITCH_TOLERANCE * _size(vertices_b)):
+                edge_separation + FACE_SWITCH_TOLERANCE * polygon_size(vertices_b)):
             mx, my = normals_b[reference, 0], normals_b[reference, 1]
             if _neighbour_is_incident(mx, my, p1x, p1y, p2x, p2y, vertices_b[reference, 0],
                                       vertices_b[reference, 1], n1x, n1y, s0x, s0y, s2x, s2y):

@@ -25,6 +25,9 @@ import math
 
 from physbook._jit import njit
 
+#: Two segments whose directions' sine is below this are parallel to :func:`segment_closest`.
+PARALLEL_SINE = 1e-12
+
 #: Kinds of closest-feature pair that :func:`core_closest` reports: two vertices, a
 #: vertex of A and the inside of an edge of B, the inside of an edge of A and a vertex of B.
 VERTEX_VERTEX, VERTEX_EDGE, EDGE_VERTEX = 0, 1, 2
@@ -95,11 +98,14 @@ def segment_closest(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
     rounding even for parallel segments, where a closed-form solve divides by almost 0.
     On a tie the first of p1, q1, p2, q2 wins.
     """
-    if segments_cross(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
+    d1x, d1y = q1x - p1x, q1y - p1y
+    d2x, d2y = q2x - p2x, q2y - p2y
+    denominator = _cross(d1x, d1y, d2x, d2y)
+    # Lines within rounding of parallel "cross" by the signs of rounding noise; their
+    # closest points are then found from the ends, as for parallel segments.
+    if abs(denominator) > PARALLEL_SINE * math.hypot(d1x, d1y) * math.hypot(d2x, d2y) and \
+            segments_cross(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
         # p1 + f1·d1 = p2 + f2·d2: f1 = (p2 − p1) × d2 / (d1 × d2), f2 = (p2 − p1) × d1 / …
-        d1x, d1y = q1x - p1x, q1y - p1y
-        d2x, d2y = q2x - p2x, q2y - p2y
-        denominator = _cross(d1x, d1y, d2x, d2y)
         rx, ry = p2x - p1x, p2y - p1y
         f1 = min(max(_cross(rx, ry, d2x, d2y) / denominator, 0.0), 1.0)
         f2 = min(max(_cross(rx, ry, d1x, d1y) / denominator, 0.0), 1.0)
@@ -130,6 +136,15 @@ def _classify(u, edge, count):
 
 
 @njit(refcounted=False)
+def _behind(px, py, segment):
+    """Whether p lies on the left of the 2-point core ``segment`` (point 0 → point 1): on the
+    side of its edge 1 (point 1 → point 0, normal −n) rather than of its edge 0 (normal n,
+    the right perpendicular)."""
+    ex, ey = segment[1, 0] - segment[0, 0], segment[1, 1] - segment[0, 1]
+    return ey * (px - segment[0, 0]) - ex * (py - segment[0, 1]) < 0.0
+
+
+@njit(refcounted=False)
 def core_closest(points_a, count_a, points_b, count_b):
     """The closest features of two disjoint convex cores given in one frame.
 
@@ -138,7 +153,9 @@ def core_closest(points_a, count_a, points_b, count_b):
     index on A, index on B, fraction): kind :data:`VERTEX_VERTEX` names a vertex of each;
     :data:`VERTEX_EDGE` a vertex of A and the edge of B (from its vertex ``index_b`` to the
     next) whose inside, at ``fraction`` along it, is nearest; :data:`EDGE_VERTEX` the
-    reverse. A 2-point core's one edge is edge 0 (point 0 → point 1). For overlapping cores
+    reverse. A 2-point core has two edges, its two sides: edge 0 (point 0 → point 1,
+    normal n on its right) and edge 1 (point 1 → point 0, normal −n); the one facing the
+    vertex is named, with the fraction along it. For overlapping cores
     the distance is not 0 (use :func:`convex_distance`); a tie goes to the first pair found,
     vertices of A against B's edges first.
     """
@@ -159,6 +176,9 @@ def core_closest(points_a, count_a, points_b, count_b):
                     at_vertex, feature = _classify(u, i, count_b)
                     kind = VERTEX_VERTEX if at_vertex else VERTEX_EDGE
                     index_a, index_b, fraction = j, feature, u
+                    if kind == VERTEX_EDGE and count_b == 2 and _behind(
+                            points_a[j, 0], points_a[j, 1], points_b):
+                        index_b, fraction = 1, 1.0 - u  # the side facing the vertex
     edges_a = 1 if count_a == 2 else count_a
     if count_a > 1:
         for j in range(count_b):
@@ -171,6 +191,9 @@ def core_closest(points_a, count_a, points_b, count_b):
                     at_vertex, feature = _classify(u, i, count_a)
                     kind = VERTEX_VERTEX if at_vertex else EDGE_VERTEX
                     index_a, index_b, fraction = feature, j, u
+                    if kind == EDGE_VERTEX and count_a == 2 and _behind(
+                            points_b[j, 0], points_b[j, 1], points_a):
+                        index_a, fraction = 1, 1.0 - u  # the side facing the vertex
     return best, kind, index_a, index_b, fraction
 
 

@@ -1,7 +1,10 @@
 """Feature ids: the names that let a contact point be recognised from step to step.
 
 A feature number names a piece of one shape: vertex ``i`` of a polygon is ``2·i``, its edge
-``i`` (from vertex i to i + 1) is ``2·i + 1``, and a circle is ``0``. A contact point's id
+``i`` (from vertex i to i + 1) is ``2·i + 1``, and a circle is ``0``. A capsule, segment or
+chain segment is numbered as a polygon of two vertices: its ends ``0`` and ``2``, its sides
+``1`` (normal +n) and ``3`` (normal −n); a rounded polygon's corner arcs are named by their
+vertex and its flat sides by their edge. A contact point's id
 packs the numbers of the pieces of shapes A and B that made it,
 ``feature_a · 2**FEATURE_SHIFT + feature_b``. It stays the same while the same two pieces
 touch, so a solver can match this step's contacts with last step's and warm start them.

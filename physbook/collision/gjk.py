@@ -34,6 +34,7 @@ from physbook.constants import (
     GJK_MAX_ITERATIONS,
     GJK_RELATIVE_TOLERANCE,
 )
+from physbook.geometry.round_shapes import Capsule, ChainSegment, Segment
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.kernels import cross
 from physbook.vecmath.vec import Transform
@@ -119,9 +120,15 @@ class CoreFrame(NamedTuple):
 UNIT_FRAME = CoreFrame(np.zeros(2), 1.0)
 
 
+#: The shape classes whose core GJK takes from ``shape.core()``: points and a radius.
+CORE_SHAPES = (Circle, Polygon, Capsule, Segment, ChainSegment)
+
+
 class Core:
     """A shape as a core and a radius, in a :class:`CoreFrame` (world space by default): a
-    circle is its centre plus radius, a polygon its vertices."""
+    circle is its centre plus radius, a polygon its vertices (plus its radius when
+    rounded), a capsule or segment its two points (plus radius); any other convex shape
+    with a ``support(direction)`` method is its support function alone."""
 
     def __init__(self, shape, transform: Transform, frame: CoreFrame = UNIT_FRAME,
                  name: str = "shape"):
@@ -133,12 +140,10 @@ class Core:
         self.frame = frame = CoreFrame(_check.vector(frame.origin, "frame.origin"),
                                        _check.positive_scalar(frame.scale, "frame.scale"))
         self.name = name
-        if isinstance(shape, Circle):
-            self.points = frame.place(transform, shape.center[None, :])
-            self.radius = shape.radius * frame.scale
-        elif isinstance(shape, Polygon):
-            self.points = frame.place(transform, shape.vertices)
-            self.radius = 0.0
+        if isinstance(shape, CORE_SHAPES):
+            points, radius = shape.core()
+            self.points = frame.place(transform, points)
+            self.radius = radius * frame.scale
         else:
             self.points = None  # only a support function
             self.radius = 0.0
@@ -165,11 +170,9 @@ LENGTH_EXPONENT = 200
 
 def _reach(shape, transform: Transform, frame: CoreFrame, name: str) -> float:
     """The largest coordinate of the shape in ``frame``, by its support along ±x, ±y."""
-    if isinstance(shape, Circle):
-        centre = frame.place(transform, shape.center)
-        return float(np.max(np.abs(centre))) + shape.radius * frame.scale
-    if isinstance(shape, Polygon):
-        return float(np.max(np.abs(frame.place(transform, shape.vertices))))
+    if isinstance(shape, CORE_SHAPES):
+        points, radius = shape.core()
+        return float(np.max(np.abs(frame.place(transform, points)))) + radius * frame.scale
     return max(float(np.max(np.abs(frame.place(
         transform, _local_support(shape, transform, np.array(direction), name)))))
         for direction in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)))
@@ -387,9 +390,10 @@ def distance(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
              trace: bool = False) -> DistanceResult:
     """Distance between two convex shapes and their closest points, by GJK.
 
-    With radii r_A, r_B (circles; 0 otherwise) and core distance d (GJK on the centres
-    and polygons), the distance is max(0, d − r_A − r_B) and the closest points move out
-    from the cores by their radii along n = (p_B − p_A)/d. ``trace=True`` records every
+    With radii r_A, r_B (circles, capsules, rounded polygons; 0 otherwise) and core
+    distance d (GJK on the centres, segments and polygons), the distance is
+    max(0, d − r_A − r_B) and the closest points move out from the cores by their radii
+    along n = (p_B − p_A)/d. ``trace=True`` records every
     iteration's simplex for drawing.
     """
     core_a, core_b = _cores(shape_a, xf_a, shape_b, xf_b)

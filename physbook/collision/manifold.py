@@ -25,7 +25,13 @@ Conventions
   on B: polygon vertex ``i`` is ``2·i``, polygon edge ``i`` is ``2·i + 1``, a circle is
   ``0``. Polygon–polygon points pair a vertex of the reference edge with the neighbouring
   vertex of the incident edge; a circle against a polygon names the polygon's edge (the
-  circle touches the face) or vertex (it touches the corner).
+  circle touches the face) or vertex (it touches the corner). A capsule, segment or chain
+  segment numbers its core the same way: end 1 is ``0``, end 2 is ``2``, its side with
+  normal +n is ``1`` and the other side ``3`` (a chain segment has only its front, ``1``).
+- Shapes with a radius (chapter 15) collide by their cores: the routines of
+  :mod:`~physbook.collision.round_manifold` and :mod:`~physbook.collision.chain_manifold`,
+  compiled on their own rather than inlined into :func:`collide_rows`, so that the
+  compiled step does not grow with them.
 """
 
 from __future__ import annotations
@@ -413,8 +419,9 @@ def collide_rows(shape_a, shape_b, kind, body, radius, vertex_start, vertex_coun
                     radius[shape_a], cx, cy, radius[shape_b], margin, normal, points, depths,
                     features)
             else:
-                count = chain_circle_contact(local_a, cx, cy, radius[shape_b], margin, normal,
-                                             points, depths, features)
+                count = chain_circle_contact(local_a, local_normals_a, cx, cy,
+                                             radius[shape_b], margin, normal, points, depths,
+                                             features)
         else:
             _to_frame(vertices, normals, start_b, count_b, cos_rel, sin_rel, tx, ty,
                       scratch_vertices, scratch_normals)
@@ -548,8 +555,13 @@ def collide(shape_a, xf_a: Transform, shape_b, xf_b: Transform, *,
             margin: float = 0.0) -> Manifold | None:
     """The contact manifold of two shapes in two poses, or None when they do not touch.
 
-    ``shape_a``/``shape_b`` are a :class:`~physbook.geometry.shapes.Circle` or
-    :class:`~physbook.geometry.shapes.Polygon` in body coordinates, ``xf_a``/``xf_b`` their
+    ``shape_a``/``shape_b`` are a :class:`~physbook.geometry.shapes.Circle`,
+    :class:`~physbook.geometry.shapes.Polygon` (sharp or rounded),
+    :class:`~physbook.geometry.round_shapes.Capsule`,
+    :class:`~physbook.geometry.round_shapes.Segment` or
+    :class:`~physbook.geometry.round_shapes.ChainSegment` in body coordinates (a chain
+    segment collides on its front side only, and treats a segment or another chain segment
+    it meets as two-sided), ``xf_a``/``xf_b`` their
     :class:`~physbook.vecmath.vec.Transform`. Either order works: ``collide(b, xf_b, a,
     xf_a)`` is the exact mirror image of ``collide(a, xf_a, b, xf_b)`` (see the module
     docstring), unless the two are the same shape in the same pose. This packs the two

@@ -30,6 +30,7 @@ from physbook._jit import njit
 from physbook.collision.features import make_feature_unchecked
 from physbook.collision.round_manifold import rounded_vertex_contact, write_round_point
 from physbook.constants import FACE_SWITCH_TOLERANCE, ROUND_CORE_GAP
+from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
 
@@ -120,7 +121,7 @@ def clip_incident_edge(v11x, v11y, v12x, v12y, v21x, v21y, v22x, v22y):
 
 
 @njit(refcounted=False)
-def _size(vertices):
+def polygon_size(vertices):
     """A length scale of the polygon (m): its farthest vertex from vertex 0.
 
     It does not change when the polygon turns or moves, so both orders of a pair, each
@@ -140,8 +141,8 @@ def _reference_is_b(separation_a, separation_b, vertices_a, vertices_b):
     the first shape of the pair, is preferred)."""
     if not separation_b > separation_a:
         return False  # the tolerance is not negative: no need for the sizes
-    return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(_size(vertices_a),
-                                                                      _size(vertices_b))
+    return separation_b > separation_a + FACE_SWITCH_TOLERANCE * min(
+        polygon_size(vertices_a), polygon_size(vertices_b))
 
 
 @njit(refcounted=False, inline=True)
@@ -249,8 +250,10 @@ def polygon_contact(vertices_a, normals_a, radius_a, vertices_b, normals_b, radi
                           separation, radius_ref, radius_inc, feature, 0, points, depths,
                           features)
         count = 1
-    if reach > 0.0 and max(separation_a, separation_b) > ROUND_CORE_GAP:
-        # Rounded cores apart: a gap that is really corner to corner becomes one point.
+    if (reach > 0.0 or vertices_a.shape[0] == 2 or vertices_b.shape[0] == 2) and max(
+            separation_a, separation_b) > ROUND_CORE_GAP:
+        # Rounded cores (or a segment) apart: a gap that is really corner to corner becomes
+        # one point. Two sharp polygons keep chapter 7's manifold.
         count = rounded_vertex_contact(vertices_a, vertices_b, radius_a, radius_b, margin,
                                        count, normal, points, depths, features)
     return count
@@ -319,29 +322,66 @@ def _circle_axis(circle: Circle, transform: Transform, other, other_transform: T
     return np.array([1.0, 0.0]) if size == 0.0 else nearest / size
 
 
+#: The shape classes the narrow phase takes.
+SHAPE_CLASSES = (Circle, Polygon, Capsule, Segment, ChainSegment)
+_SHAPE_NAMES = "a Circle, Polygon, Capsule, Segment or ChainSegment"
+
+
+def check_shape(shape, name: str) -> None:
+    """Raise TypeError unless ``shape`` is one of :data:`SHAPE_CLASSES` (a Chain is told to
+    give one of its segments)."""
+    if isinstance(shape, Chain):
+        raise TypeError(f"{name} must be a single shape, got a Chain: collide one of its "
+                        ".segments")
+    _check.instance(shape, name, SHAPE_CLASSES, _SHAPE_NAMES)
+
+
 def check_shape_pair(shape_a, xf_a, shape_b, xf_b) -> None:
-    """Raise TypeError unless both shapes are a Circle or Polygon and both poses Transforms."""
-    _check.instance(shape_a, "shape_a", (Circle, Polygon), "a Circle or a Polygon")
-    _check.instance(shape_b, "shape_b", (Circle, Polygon), "a Circle or a Polygon")
+    """Raise TypeError unless both shapes are shapes the narrow phase takes (a Circle,
+    Polygon, Capsule, Segment or ChainSegment) and both poses Transforms."""
+    check_shape(shape_a, "shape_a")
+    check_shape(shape_b, "shape_b")
+    _check.instance(xf_a, "xf_a", Transform, "a Transform")
+    _check.instance(xf_b, "xf_b", Transform, "a Transform")
+
+
+def _check_sharp_pair(shape_a, xf_a, shape_b, xf_b) -> None:
+    """:func:`check_shape_pair` for chapter 7's tools, which draw circles and sharp polygons
+    only: a shape with a rounded or thin core raises TypeError."""
+    for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
+        if isinstance(shape, Polygon) and shape.radius > 0.0:
+            raise TypeError(f"{name} must be a Circle or a Polygon without a radius: the "
+                            "separating axis steps of chapter 7 do not round corners")
+        _check.instance(shape, name, (Circle, Polygon), "a Circle or a Polygon")
     _check.instance(xf_a, "xf_a", Transform, "a Transform")
     _check.instance(xf_b, "xf_b", Transform, "a Transform")
 
 
 def _order_key(shape, transform: Transform) -> tuple:
     """Numbers that put shapes in the order the narrow phase takes them (see
-    :func:`b_comes_first`): the larger area first, then the geometry's own numbers; for two
-    copies of one shape the lower pose first (smaller y, then x, then angle)."""
+    :func:`b_comes_first`): the larger area first, then the kind, then the geometry's own
+    numbers (radius included); for two copies of one shape the lower pose first (smaller
+    y, then x, then angle)."""
     if isinstance(shape, Circle):
         geometry = [shape.radius, *shape.center.tolist()]
         area = math.pi * shape.radius * shape.radius
-    else:
+        kind = 0
+    elif isinstance(shape, Polygon) and shape.radius == 0.0:
         geometry = shape.vertices.ravel().tolist()
         xs, ys = geometry[0::2], geometry[1::2]
         # The shoelace sum over the few vertices, in plain floats: cheaper than numpy here,
         # and only ever compared with another polygon's.
         area = 0.5 * sum(xs[i - 1] * ys[i] - xs[i] * ys[i - 1] for i in range(len(xs)))
+        kind = 1
+    else:
+        points, radius = shape.core()
+        geometry = [radius, *points.ravel().tolist()]
+        if isinstance(shape, ChainSegment):
+            geometry += [*shape.ghost1.tolist(), *shape.ghost2.tolist()]
+        area = shape.area()
+        kind = 1 + SHAPE_CLASSES.index(type(shape))
     x, y = transform.position.tolist()
-    return (-area, isinstance(shape, Polygon), *geometry, y, x, transform.angle)
+    return (-area, kind, *geometry, y, x, transform.angle)
 
 
 def b_goes_first(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> bool:
@@ -368,9 +408,10 @@ def sat_axes(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> SatAxes:
 
     The axes are the edge normals of each polygon and, for each circle, the axis from its
     centre to the other shape's nearest vertex (or centre). The shapes are apart exactly
-    when some row of ``overlaps`` is negative.
+    when some row of ``overlaps`` is negative. Circles and sharp polygons only (a shape
+    with a radius or a thin core raises TypeError).
     """
-    check_shape_pair(shape_a, xf_a, shape_b, xf_b)
+    _check_sharp_pair(shape_a, xf_a, shape_b, xf_b)
     axes, owners, edges = [], [], []
     for owner, (shape, transform, other, other_transform) in enumerate(
             ((shape_a, xf_a, shape_b, xf_b), (shape_b, xf_b, shape_a, xf_a))):
@@ -439,6 +480,7 @@ def clipping_steps(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon,
     """
     _check.instance(polygon_a, "polygon_a", Polygon, "a Polygon")
     _check.instance(polygon_b, "polygon_b", Polygon, "a Polygon")
+    _check_sharp_pair(polygon_a, xf_a, polygon_b, xf_b)
     _check.instance(xf_a, "xf_a", Transform, "a Transform")
     _check.instance(xf_b, "xf_b", Transform, "a Transform")
     vertices_a, normals_a = _world_polygon(polygon_a, xf_a)

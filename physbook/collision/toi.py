@@ -40,6 +40,7 @@ from physbook.collision.core_distance import (  # noqa: F401  (the distance's ho
     nearest_vertex_edge,
 )
 from physbook.constants import TOI_MAX_ITERATIONS, TOI_TOLERANCE_FRACTION
+from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
 from physbook.geometry.shape_table import reach
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
@@ -202,11 +203,32 @@ def work_arrays(vertices: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 
 def core(shape) -> tuple[np.ndarray, np.ndarray, float]:
-    """A shape as the kernels take it: (vertices, edge normals, radius), body coordinates;
-    a circle is its centre (one vertex, one unused normal) and its radius."""
-    if isinstance(shape, Circle):
-        return shape.center[None, :].copy(), np.zeros((1, 2)), float(shape.radius)
-    return np.array(shape.vertices), np.array(shape.normals), 0.0
+    """A shape as the kernels take it: (core points, edge normals, radius), body
+    coordinates (``shape.core()`` with the normals the distance's axis test needs): a
+    circle is its centre (one unused normal) and radius, a polygon its vertices, normals and
+    radius, a capsule, segment or chain segment its two points with normals n and −n (a
+    chain segment is taken two-sided here; its ghosts are not part of it)."""
+    points, radius = shape.core()
+    points = np.array(points, dtype=float)
+    if isinstance(shape, Polygon):
+        normals = np.array(shape.normals)
+    elif len(points) == 2:
+        edge = points[1] - points[0]
+        normal = np.array([edge[1], -edge[0]]) / math.hypot(edge[0], edge[1])
+        normals = np.array([normal, -normal]) + 0.0
+    else:
+        normals = np.zeros((len(points), 2))
+    return points, normals, float(radius)
+
+
+def _check_core_shape(shape, name: str) -> None:
+    """TypeError unless ``shape`` is one of the five shape classes (a Chain is told to give
+    one of its segments)."""
+    if isinstance(shape, Chain):
+        raise TypeError(f"{name} must be a single shape, got a Chain: give one of its "
+                        ".segments")
+    _check.instance(shape, name, (Circle, Polygon, Capsule, Segment, ChainSegment),
+                    "a Circle, Polygon, Capsule, Segment or ChainSegment")
 
 
 def _checked_sweep(value, name: str) -> Sweep:
@@ -231,7 +253,7 @@ def checked_problem(shape_a, sweep_a, shape_b, sweep_b, t_max, target, tolerance
     reach (:data:`~physbook.constants.TOI_TOLERANCE_FRACTION`)."""
     trace = _check.flag(trace, "trace")
     for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
-        _check.instance(shape, name, (Circle, Polygon), "a Circle or a Polygon")
+        _check_core_shape(shape, name)
     sweep_a = _checked_sweep(sweep_a, "sweep_a")
     sweep_b = _checked_sweep(sweep_b, "sweep_b")
     t_max = _check.positive_scalar(t_max, "t_max")
@@ -286,7 +308,7 @@ def shape_distance(shape_a, transform_a, shape_b, transform_b) -> float:
     gaps = []
     for name, shape, transform in (("shape_a", shape_a, transform_a),
                                    ("shape_b", shape_b, transform_b)):
-        _check.instance(shape, name, (Circle, Polygon), "a Circle or a Polygon")
+        _check_core_shape(shape, name)
         _check.instance(transform, f"transform_{name[-1]}", Transform, "a Transform")
         vertices, normals, radius = core(shape)
         motion = Sweep(np.asarray(transform.position, float), np.asarray(transform.position,
