@@ -33,7 +33,7 @@ from physbook.dynamics.contact_table import ContactTable
 from physbook.dynamics.joint_table import JointRemoval, JointTable
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
-from physbook.dynamics.new_body import new_body_values, require_area_for
+from physbook.dynamics.new_body import new_body_values, require_area_for, turning_inverse
 from physbook.dynamics.sleep import Sleep
 from physbook.dynamics.solvers import DEFAULT_SOLVER, resolve_solver
 from physbook.event_log import EventLog
@@ -254,7 +254,8 @@ class World:
         bodies.kinds[row] = kind_code
         bodies.masses[row], bodies.inertias[row] = mass, inertia
         bodies.inverse_masses[row] = 1.0 / mass if mass > 0.0 else 0.0
-        bodies.inverse_inertias[row] = 1.0 / inertia if inertia > 0.0 else 0.0
+        bodies.inverse_inertias[row] = turning_inverse(inertia,
+                                                       self._bodies.fixed_rotation(row))
         if kind_code == STATIC:
             bodies.velocities[row] = 0.0
             bodies.angular_velocities[row] = 0.0
@@ -262,6 +263,16 @@ class World:
             bodies.velocities[row].any() or bodies.angular_velocities[row] != 0.0))
         bodies.sleep_times[row] = 0.0
         self._sleep.labels[row] = row  # an island of its own until the next step links it
+
+    def _set_fixed_rotation(self, row: int, fixed: bool) -> None:
+        """``Body.fixed_rotation``: keep the body from turning (inverse inertia 0) or let it
+        turn again; it wakes."""
+        bodies = self._bodies.arrays
+        self._wake_around(row)
+        self._bodies.set_fixed_rotation(row, fixed)
+        bodies.inverse_inertias[row] = turning_inverse(float(bodies.inertias[row]), fixed)
+        if fixed:
+            bodies.angular_velocities[row] = 0.0
 
     # --- adding and removing ---------------------------------------------------------
 
@@ -278,6 +289,7 @@ class World:
         layers: int | None = None,
         filter: Filter | None = None,  # noqa: A002 (Box2D's and pymunk's name for it)
         sensor: bool = False,
+        fixed_rotation: bool = False,
     ) -> Body:
         """Add a body made of one shape or several (a compound) and return its handle.
 
@@ -316,10 +328,13 @@ class World:
         sensor
             True (or one flag per shape given) for shapes that report overlaps
             (``world.events.sensors``) and never collide.
+        fixed_rotation
+            True for a body that never turns (an upright character): its angle stays as
+            given and ``angular_velocity`` must be 0.
         """
         shapes, values, filters, sensors = new_body_values(
             shape_or_shapes, position, angle, velocity, angular_velocity, material, kind,
-            gravity_scale, layers, filter, sensor)
+            gravity_scale, layers, filter, sensor, fixed_rotation)
         # Room first (growing a table changes none of its rows), then the body and its
         # shapes; if anything stops them, the tables go back to their marks.
         row = self._bodies.count
@@ -327,7 +342,8 @@ class World:
         body_mark, shape_mark = self._bodies.mark(), self._shapes.mark()
         try:
             self._bodies.add(values, shapes, material,
-                             lambda body_id: Body(self, self._bodies, body_id))
+                             lambda body_id: Body(self, self._bodies, body_id),
+                             values["fixed_rotation"])
             for shape, shape_filter, is_sensor in zip(shapes, filters, sensors, strict=True):
                 self._shapes.append(shape, row, shape_filter, is_sensor)
             self._sleep.labels[row] = row  # a new body is an island of its own, labelled by its row

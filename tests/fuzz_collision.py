@@ -265,6 +265,8 @@ SMALL_SCENES = {
     "shot_at_wall": {}, "spinning_rod": {}, "bullets": {"count": 2},
     "tumbler": {"count": 2}, "platform": {"columns": 2, "rows": 2},
     "vice": {"columns": 2, "rows": 2},
+    "tile_floor": {"tiles": 4}, "chain_slope": {}, "capsule_character": {},
+    "marble_run": {"marbles": 3},
 }
 
 SCENE_ARGUMENTS = {
@@ -286,6 +288,9 @@ SCENE_ARGUMENTS = {
     "tumbler": ("count", "world", "density", "turn_rate"),
     "platform": ("columns", "rows", "world", "speed", "travel", "density"),
     "vice": ("columns", "rows", "world", "force", "speed", "density"),
+    "tile_floor": ("tiles", "body", "floor", "speed", "friction", "world"),
+    "chain_slope": ("angle", "frictions", "world"), "capsule_character": ("world",),
+    "marble_run": ("marbles", "world"),
 }
 assert set(SCENE_ARGUMENTS) == set(pb.scenes.SCENES)
 
@@ -329,6 +334,10 @@ MEASURES = {
     quality.deepest_sink: {"box_origins": _CENTERS, "box_angles": np.zeros(3),
                            "half_extent": 0.5,
                            "heavy_polygons": [np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])]},
+    quality.glide_quality: {"velocities": np.array([[5.0, 0.0], [4.9, 0.01], [4.9, 0.0]]),
+                            "speed": 5.0, "catch_drop": 0.01},
+    quality.run_quality: {"centers": _CENTERS, "wall_x": 6.5, "bin_floor": -1.0,
+                          "bin_top": 1.0, "radius": 0.15},
     quality.sink_quality: {"deepest": np.array([0.2, 0.05, 0.0]), "dt": 1 / 60,
                            "heavy_speeds": np.array([1.0, 0.0, 0.0]), "rest_speed": 0.01,
                            "settle": 0.02},

@@ -22,6 +22,22 @@ def _box():
     return pb.AABB((0.0, 0.0), (1.0, 1.0))
 
 
+def _capsule():
+    return pb.Capsule((0.0, 0.0), (1.0, 0.5), 0.25)
+
+
+def _segment():
+    return pb.Segment((0.0, 0.0), (1.0, 0.5))
+
+
+def _chain_segment():
+    return pb.ChainSegment((-1.0, 0.0), (0.0, 0.0), (1.0, 0.0), (2.0, 1.0))
+
+
+def _rounded():
+    return pb.Polygon.box(1.0, 0.5, radius=0.1)
+
+
 def _table():
     """Two bodies: a box on body 0, a circle on body 1."""
     table = ShapeTable(capacity=2)
@@ -47,6 +63,10 @@ def _method(make, name: str):
 _L_SHAPE = [(0.0, 0.0), (2.0, 0.0), (2.0, 0.5), (0.5, 0.5), (0.5, 2.0), (0.0, 2.0)]
 _BOX_ARGUMENTS = {"half_width": 1.0, "half_height": 0.5, "center": (0.0, 0.0), "angle": 0.0}
 _POSES = {"origins": np.zeros((2, 2)), "angles": np.zeros(2)}
+_CAPSULE = {"center1": (0.0, 0.0), "center2": (1.0, 0.0), "radius": 0.5}
+_SEGMENT = {"point1": (0.0, 0.0), "point2": (1.0, 0.0)}
+_CHAIN_SEGMENT = {"ghost1": (-1.0, 0.0), "point1": (0.0, 0.0), "point2": (1.0, 0.0),
+                  "ghost2": (2.0, 0.0)}
 
 CASES: list[Case] = [
     Case("Circle", "radius", _keywords(pb.Circle, "radius", center=(0.0, 0.0))),
@@ -62,6 +82,20 @@ CASES: list[Case] = [
     Case("Polygon.mass_properties", "density", _method(_polygon, "mass_properties")),
     Case("Polygon.aabb", "transform", _method(_polygon, "aabb")),
     Case("Polygon.support", "direction", _method(_polygon, "support")),
+    Case("Polygon", "radius", _keywords(pb.Polygon, "radius", vertices=_L_SHAPE[:3])),
+    Case("Polygon.box", "radius", _keywords(pb.Polygon.box, "radius", **_BOX_ARGUMENTS)),
+    Case("Polygon.rounded", "radius", _method(_polygon, "rounded")),
+    *[Case("Capsule", name, _keywords(pb.Capsule, name, **_CAPSULE)) for name in _CAPSULE],
+    *[Case("Segment", name, _keywords(pb.Segment, name, **_SEGMENT)) for name in _SEGMENT],
+    *[Case("ChainSegment", name, _keywords(pb.ChainSegment, name, **_CHAIN_SEGMENT))
+      for name in _CHAIN_SEGMENT],
+    Case("Chain", "points", _keywords(pb.Chain, "points", loop=False)),
+    Case("Chain", "loop", _keywords(pb.Chain, "loop", points=[(0, 0), (1, 0), (1, 1)])),
+    *[Case(f"{make.__name__[1:]}.{method}", argument, _method(make, method))
+      for make in (_capsule, _rounded, _segment, _chain_segment)
+      for method, argument in (("aabb", "transform"), ("support", "direction"))],
+    Case("Capsule.mass_properties", "density", _method(_capsule, "mass_properties")),
+    Case("Polygon.mass_properties (rounded)", "density", _method(_rounded, "mass_properties")),
     Case("AABB", "lower", _keywords(pb.AABB, "lower", upper=(1.0, 1.0))),
     Case("AABB", "upper", _keywords(pb.AABB, "upper", lower=(0.0, 0.0))),
     Case("AABB.overlaps", "other", _method(_box, "overlaps")),

@@ -94,7 +94,7 @@ CASES = [
     Case("World.gravity", "gravity", lambda bad: setattr(_world(), "gravity", bad)),
     *(Case("World.add_body", name, _add_body(name)) for name in (
         "shape_or_shapes", "position", "angle", "velocity", "angular_velocity", "material",
-        "kind", "gravity_scale", "layers", "filter", "sensor")),
+        "kind", "gravity_scale", "layers", "filter", "sensor", "fixed_rotation")),
     Case("World.add_body", "filter[1]", lambda bad: _world().add_body(
         [pb.Circle(0.5), pb.Circle(0.2)], filter=[pb.Filter(), bad]), named="filter"),
     Case("World.add_body", "sensor[0]", lambda bad: _world().add_body(
@@ -132,6 +132,11 @@ CASES = [
     # Chapter 13: continuous collision's switches.
     Case("World.continuous", "continuous", lambda bad: setattr(_world(), "continuous", bad)),
     Case("Body.bullet", "bullet", lambda bad: setattr(_body(), "bullet", bad)),
+    Case("Body.fixed_rotation", "fixed_rotation",
+         lambda bad: setattr(_body(), "fixed_rotation", bad)),
+    Case("World.add_body", "sensor[1]", lambda bad: _world().add_body(
+        [pb.Chain([(3, 0), (2, 0), (1, 0), (0, 0)]), pb.Segment((0, 0), (0, 1))],
+        kind="static", sensor=[False, bad]), named="sensor"),
     Case("box_field", "distribution", lambda bad: pb.scenes.box_field(bad, 10)),
     Case("box_field", "count", lambda bad: pb.scenes.box_field("uniform", bad)
          if not (isinstance(bad, int) and 10**5 < bad < 10**7) else None),

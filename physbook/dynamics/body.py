@@ -255,6 +255,21 @@ class Body:
         self._world._set_kind(row, code)
 
     @property
+    def fixed_rotation(self) -> bool:
+        """Whether the body never turns: contacts, joints and impulses leave its angle and
+        angular velocity alone (its inverse inertia is 0 while it is dynamic), as a game's
+        upright character wants. Setting it True also stops the body turning; the body
+        wakes."""
+        _, row = self._row()
+        return self._table.fixed_rotation(row)
+
+    @fixed_rotation.setter
+    def fixed_rotation(self, value) -> None:
+        value = _check.flag(value, "fixed_rotation")
+        _, row = self._row()
+        self._world._set_fixed_rotation(row, value)
+
+    @property
     def shapes(self) -> tuple:
         """The body's shapes, in body coordinates."""
         return self._table.shapes(self.row)

@@ -197,6 +197,7 @@ class BodyTable(CachesViews):
         self._generations = np.zeros(capacity, np.int64)
         self._shapes: list[tuple] = []
         self._materials: list = []
+        self._fixed_rotations: list[bool] = []
         self._handles: list = []
         self._arrays: BodyArrays | None = None
 
@@ -264,6 +265,14 @@ class BodyTable(CachesViews):
         """The material of the body at ``row``."""
         return self._materials[row]
 
+    def fixed_rotation(self, row: int) -> bool:
+        """Whether the body at ``row`` was asked never to turn (its inverse inertia is then
+        0 while it is dynamic)."""
+        return self._fixed_rotations[row]
+
+    def set_fixed_rotation(self, row: int, fixed: bool) -> None:
+        self._fixed_rotations[row] = fixed
+
     def handle(self, row: int):
         """The handle of the body at ``row``."""
         return self._handles[row]
@@ -292,7 +301,8 @@ class BodyTable(CachesViews):
         self._columns, self._slot_of_row, self._row_of_slot, self._generations, \
             self._arrays = columns, slot_of_row, row_of_slot, generations, None
 
-    def add(self, values: dict, shapes: tuple, material, make_handle) -> int:
+    def add(self, values: dict, shapes: tuple, material, make_handle,
+            fixed_rotation: bool = False) -> int:
         """Append a body: ``values`` maps column names to its row's values (columns left out
         are 0), ``make_handle(body_id)`` builds its handle. Returns its row. The body takes
         the first free id, the latest one freed, in its next generation."""
@@ -307,12 +317,17 @@ class BodyTable(CachesViews):
             self._row_of_slot[body_id] = row
             self._shapes.append(shapes)
             self._materials.append(material)
+            self._fixed_rotations.append(fixed_rotation)
             self._count, self._arrays = row + 1, None
             self._handles.append(make_handle(body_id))
         except BaseException:
             self.truncate(mark)
             raise
         return row
+
+    def _lists(self) -> tuple[list, list, list, list]:
+        """What the table keeps per row outside its columns, in Python lists."""
+        return self._shapes, self._materials, self._fixed_rotations, self._handles
 
     def mark(self) -> int:
         """What :meth:`truncate` goes back to: the rows in use."""
@@ -322,7 +337,8 @@ class BodyTable(CachesViews):
         """Forget the bodies added since :meth:`mark` gave ``mark``, whether their
         :meth:`add` finished or not; their ids are free again."""
         count = mark
-        del self._shapes[count:], self._materials[count:], self._handles[count:]
+        del self._shapes[count:], self._materials[count:], self._fixed_rotations[count:], \
+            self._handles[count:]
         self._count, self._arrays = count, None
 
     def removal(self, rows, order=None) -> BodyRemoval:
@@ -341,8 +357,7 @@ class BodyTable(CachesViews):
         if rows[-1] - rows[0] + 1 == len(rows):  # one run, cut out of the lists in place
             lists = (int(rows[0]), int(rows[-1]) + 1)
         else:
-            lists = tuple(without_rows(items, rows)
-                          for items in (self._shapes, self._materials, self._handles))
+            lists = tuple(without_rows(items, rows) for items in self._lists())
         return BodyRemoval(rows, self._columns["ids"][rows].tolist(),
                            self._slot_of_row[order[::-1]], self._count, lists,
                            np.zeros(1, np.bool_))
@@ -361,11 +376,11 @@ class BodyTable(CachesViews):
                               self._row_of_slot, self._generations, rows, slots, count, done)
         if len(lists) == 2 and isinstance(lists[0], int):
             start, stop = lists
-            for items in (self._shapes, self._materials, self._handles):
+            for items in self._lists():
                 if len(items) == count:
                     del items[start:stop]
         else:
-            self._shapes, self._materials, self._handles = lists
+            self._shapes, self._materials, self._fixed_rotations, self._handles = lists
         self._count, self._arrays = count - len(rows), None
 
     def remove(self, body_id: int) -> int:

@@ -78,6 +78,12 @@ def _size(shape: Shape) -> float:
     return 2.0 * shape.area() / perimeter
 
 
+def turning_inverse(inertia: float, fixed_rotation: bool) -> float:
+    """The inverse inertia a body turns with: 1/I, or 0 when it has no inertia (static,
+    kinematic) or must not turn."""
+    return 1.0 / inertia if inertia > 0.0 and not fixed_rotation else 0.0
+
+
 def require_area_for(kind_code: int, shapes: tuple[Shape, ...], name: str = "kind") -> None:
     """``ValueError`` naming ``name`` when a dynamic body would carry a segment or a chain:
     they have no area, so no mass."""
@@ -89,7 +95,8 @@ def require_area_for(kind_code: int, shapes: tuple[Shape, ...], name: str = "kin
 
 def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity,
                     material: Material, kind: str, gravity_scale, layers, filter,  # noqa: A002
-                    sensor) -> tuple[tuple[Shape, ...], dict, list[Filter], list[bool]]:
+                    sensor, fixed_rotation=False
+                    ) -> tuple[tuple[Shape, ...], dict, list[Filter], list[bool]]:
     """Check the arguments of ``World.add_body`` (see there) and return the body's shapes,
     the values of its row by column name, and each shape's filter and sensor flag.
 
@@ -106,6 +113,10 @@ def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity
     kind_code = BODY_KINDS.index(_check.choice(kind, "kind", BODY_KINDS))
     require_area_for(kind_code, shapes)
     gravity_scale = _check.finite_scalar(gravity_scale, "gravity_scale")
+    fixed_rotation = _check.flag(fixed_rotation, "fixed_rotation")
+    if fixed_rotation and angular_velocity != 0.0:
+        raise ValueError("angular_velocity must be 0 for a body with fixed_rotation, got "
+                         f"{angular_velocity}")
     if filter is not None and layers is not None:
         raise ValueError("give layers or filter, not both: layers is shorthand for "
                          "Filter(category=layers, mask=layers)")
@@ -132,7 +143,8 @@ def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity
         "angles": angle, "local_centers": local_center, "velocities": velocity,
         "angular_velocities": angular_velocity, "masses": mass, "inertias": inertia,
         "inverse_masses": 1.0 / mass if mass > 0.0 else 0.0,
-        "inverse_inertias": 1.0 / inertia if inertia > 0.0 else 0.0,
+        "inverse_inertias": turning_inverse(inertia, fixed_rotation),
+        "fixed_rotation": fixed_rotation,
         "gravity_scales": gravity_scale, "kinds": kind_code,
         "restitutions": material.restitution, "frictions": material.friction,
         "sizes": min(_size(shape) for shape in shapes),

@@ -10,6 +10,8 @@
 - :mod:`~physbook.scenes.fast`: chapter 13's fast bodies and thin walls;
 - :mod:`~physbook.scenes.pressed`: chapter 10's light boxes pressed against heavy moving
   bodies: a tumbler, a platform and a vice;
+- :mod:`~physbook.scenes.terrain`: chapter 15's floors of tiles and chains, a chain slope,
+  a capsule character and a marble run;
 - :mod:`~physbook.scenes.quality`: pure functions of recorded states that say how well a
   scene went, for physbook and for the engines it is compared with.
 
@@ -29,6 +31,7 @@ from physbook.scenes import (
     quality,
     stacking,
     standard,
+    terrain,
 )
 from physbook.scenes.base import DT, Scene, per_body_value, uniform_material
 from physbook.scenes.box_fields import DISTRIBUTIONS, box_field, free_filters, moving_boxes
@@ -40,12 +43,14 @@ from physbook.scenes.quality import (
     bounce_apexes,
     container_quality,
     deepest_sink,
+    glide_quality,
     placed,
     polygon_depths,
     pyramid_quality,
     ramp_accelerations,
     ramp_motion,
     recovery_quality,
+    run_quality,
     sink_quality,
     structure_quality,
 )
@@ -67,6 +72,14 @@ from physbook.scenes.standard import (
     rain_positions,
     ramp,
 )
+from physbook.scenes.terrain import (
+    FLOORS,
+    GLIDERS,
+    capsule_character,
+    chain_slope,
+    marble_run,
+    tile_floor,
+)
 
 #: The scene functions by name.
 SCENES: dict[str, Callable[..., Scene]] = {
@@ -78,6 +91,8 @@ SCENES: dict[str, Callable[..., Scene]] = {
     "ragdoll": ragdoll, "car": car,
     "shot_at_wall": shot_at_wall, "spinning_rod": spinning_rod, "bullets": bullets,
     "tumbler": tumbler, "platform": platform, "vice": vice,
+    "tile_floor": tile_floor, "chain_slope": chain_slope,
+    "capsule_character": capsule_character, "marble_run": marble_run,
 }
 
 __all__ = [
@@ -97,4 +112,7 @@ __all__ = [
     "deepest_sink", "placed", "platform", "polygon_depths", "pressed", "sink_quality",
     "tumbler",
     "vice",
+    # chapter 15's terrain
+    "FLOORS", "GLIDERS", "capsule_character", "chain_slope", "glide_quality", "marble_run",
+    "run_quality", "terrain", "tile_floor",
 ]

@@ -376,3 +376,50 @@ def sink_quality(deepest, dt: float, heavy_speeds=None, *, rest_speed: float = 0
             if settled < len(deepest):
                 at_rest = float(deepest[settled:].max())
     return {**quality, "rest_from": rest_from, "at_rest": at_rest}
+
+
+def glide_quality(velocities, speed: float, catch_drop: float = 0.01) -> dict:
+    """How smoothly a body slid over a floor without friction, from its velocity at each
+    frame, ``velocities`` (F, 2) (m/s), sent at ``speed`` (m/s) along +x.
+
+    Returns ``speed_loss`` (the fraction of the speed lost by the last frame,
+    1 − vₓ/speed), ``max_vertical_speed`` (m/s, the largest |v_y|) and ``catches``: the
+    frames in which vₓ fell by more than ``catch_drop`` × speed from the frame before (the
+    body struck an edge of the floor).
+    """
+    velocities = _series(velocities, "velocities", 2)
+    if len(velocities) < 2:
+        raise ValueError(f"velocities must hold at least 2 frames, got {len(velocities)}")
+    speed = _check.positive_scalar(speed, "speed")
+    catch_drop = _check.non_negative_scalar(catch_drop, "catch_drop")
+    with np.errstate(over="ignore"):
+        drops = -np.diff(velocities[:, 0])
+        loss = 1.0 - velocities[-1, 0] / speed
+    _finite_result(drops, "change of speed")
+    _finite_result(loss, "speed loss")
+    return {"speed_loss": float(loss),
+            "max_vertical_speed": float(np.abs(velocities[:, 1]).max()),
+            "catches": int(np.count_nonzero(drops > catch_drop * speed))}
+
+
+def run_quality(centers, wall_x: float, bin_floor: float, bin_top: float,
+                radius: float) -> dict:
+    """Where a marble run left its marbles, from their centres at the end, ``centers``
+    (N, 2) (m): ``in_bin`` (centres between the walls |x| < ``wall_x`` and below
+    ``bin_top``), ``escaped`` (centres beyond a wall or deeper than ``radius`` below the
+    bin's floor ``bin_floor``: through something solid) and ``lowest`` (m, the lowest
+    centre's height above the bin's floor)."""
+    centers = _series(centers, "centers", 2)
+    if len(centers) == 0:
+        raise ValueError("centers must hold at least one marble")
+    wall_x = _check.positive_scalar(wall_x, "wall_x")
+    bin_floor = _check.finite_scalar(bin_floor, "bin_floor")
+    bin_top = _check.finite_scalar(bin_top, "bin_top")
+    radius = _check.positive_scalar(radius, "radius")
+    if bin_top <= bin_floor:
+        raise ValueError(f"bin_top must lie above bin_floor, got {bin_top} <= {bin_floor}")
+    between = np.abs(centers[:, 0]) < wall_x
+    escaped = ~between | (centers[:, 1] < bin_floor - radius)
+    in_bin = between & ~escaped & (centers[:, 1] < bin_top)
+    return {"in_bin": int(np.count_nonzero(in_bin)), "escaped": int(np.count_nonzero(escaped)),
+            "lowest": float(centers[:, 1].min() - bin_floor)}
