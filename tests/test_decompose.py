@@ -296,3 +296,33 @@ def test_a_chain_outline_refuses_a_cap_and_what_is_not_a_flag():
         pb.decompose([[0, 0], [1, 1], [1, 0], [0, 1]], chain=True)
     # Chains are not a way of cutting: the methods stay the ones that give polygons.
     assert "chain" not in pb.DECOMPOSITION_METHODS
+
+
+def test_a_chain_outline_holds_balls_outside_and_reversed_inside():
+    # An L-shaped level as one chain: a ball dropped on its foot rests on it; the same
+    # outline reversed is a cave that keeps balls thrown about inside it.
+    level = 4.0 * L_SHAPE
+    world = pb.World()
+    world.add_body(pb.decompose(level, chain=True), kind="static")
+    ball = world.add_body(pb.Circle(0.25), position=(6.0, 4.0))
+    world.run(120, 1 / 60)
+    assert ball.position[1] == pytest.approx(2.0 + 0.25, abs=0.02)
+    cave = pb.World(gravity=(0.0, 0.0))
+    bouncy = pb.Material(restitution=1.0, friction=0.0)
+    cave.add_body(pb.decompose(level, chain=True)[0].reversed(), kind="static",
+                  material=bouncy)
+    rng = np.random.default_rng(5)
+    headings = rng.uniform(-np.pi, np.pi, 5)
+    balls = [cave.add_body(pb.Circle(0.2), position=(x, 1.0),
+                           velocity=6.0 * np.array([np.cos(a), np.sin(a)]),
+                           material=bouncy)
+             for x, a in zip((1.0, 2.5, 4.0, 5.5, 7.0), headings, strict=True)]
+    solid = shapely.Polygon(level)
+    touches = np.zeros(len(balls), int)
+    for _ in range(240):
+        cave.step(1 / 60)
+        centres = shapely.points([b.position for b in balls])
+        assert np.all(shapely.contains(solid, centres))
+        # A ball whose centre is within 5 cm of its radius from the outline is at a wall.
+        touches += shapely.distance(solid.exterior, centres) < 0.2 + 0.05
+    assert touches.min() >= 3, touches  # every ball met the walls, again and again
