@@ -150,3 +150,26 @@ def test_recording_limits_hold_turning_round_shapes_in_every_frame():
     reach = max(float(np.max(np.hypot(*(np.asarray(shape.core()[0]) - body.local_center).T)))
                 + shape.core()[1] for shape in body.shapes)
     assert ymax == pytest.approx(float(recording.centers[:, 1, 1].max()) + reach, abs=1e-12)
+
+
+def test_a_pair_of_round_shapes_and_their_manifold_are_drawn(ax):
+    chain_segment = pb.Chain([(2.0, 0.5), (1.0, 0.0), (-1.0, 0.0), (-2.0, 0.5)]).segments[0]
+    capsule, pose = pb.Capsule((-0.5, 0.0), (0.5, 0.0), 0.25), pb.Transform((0.2, 0.24), 0.1)
+    manifold = pb.collide(chain_segment, pb.Transform(), capsule, pose)
+    assert manifold is not None  # the low end of the tilted capsule sinks 6 cm in
+    pb.viz.draw_pair(ax, chain_segment, pb.Transform(), capsule, pose, manifold)
+    patches = ax.patches
+    # The segment's "outline" is its two ends; the capsule's its rounded outline.
+    np.testing.assert_allclose(patches[0].get_xy()[:2], [(1.0, 0.0), (-1.0, 0.0)])
+    np.testing.assert_allclose(patches[1].get_xy()[:-1], pb.viz.outline(capsule, pose),
+                               atol=1e-12)
+    # Rounded shapes' Minkowski difference is traced by support points, on its outline:
+    # every point lies r_A + r_B from the difference of the cores.
+    rounded = pb.Polygon.box(0.3, 0.2, radius=0.1)
+    difference = pb.viz.minkowski_difference(rounded, pb.Transform(), capsule, pose,
+                                             samples=90)
+    core_a = pb.Transform().to_world(rounded.core()[0])
+    core_b = pose.to_world(capsule.core()[0])
+    cores = shapely.MultiPoint((core_a[:, None, :] - core_b[None, :, :]).reshape(-1, 2))
+    gaps = shapely.distance(cores.convex_hull.exterior, shapely.points(difference))
+    np.testing.assert_allclose(gaps, 0.1 + 0.25, atol=1e-9)
