@@ -401,3 +401,23 @@ def test_gjk_distance_and_depth_of_round_shapes_match_the_cores():
             depth = pb.penetration(a, xf_a, b, xf_b).depth
             assert abs(depth - (r_a + r_b - core_a.distance(core_b))) <= 1e-9
     assert overlapping > 20
+
+
+def test_chapter_7_tools_and_time_of_impact_name_what_they_refuse():
+    from physbook.collision.sat import clipping_steps, sat_axes
+    from physbook.collision.toi import sweep, time_of_impact
+    rounded = Polygon.box(0.5, 0.5, radius=0.1)
+    with pytest.raises(TypeError, match="shape_b must be a Circle or a Polygon without a "
+                       "radius"):
+        sat_axes(Polygon.box(1, 1), IDENTITY, rounded, IDENTITY)
+    with pytest.raises(TypeError, match="shape_a must be a Circle or a Polygon, got Capsule"):
+        sat_axes(pb.Capsule((0, 0), (1, 0), 0.1), IDENTITY, rounded, IDENTITY)
+    with pytest.raises(TypeError, match="polygon_a must be a Polygon without a radius"):
+        clipping_steps(rounded, IDENTITY, Polygon.box(1, 1), IDENTITY)
+    chain = pb.Chain([(3, 0), (2, 0), (1, 0), (0, 0)])
+    still = sweep((0.0, 0.0), (0.0, 0.0))
+    with pytest.raises(TypeError, match="shape_b must be a single shape, got a Chain"):
+        time_of_impact(Circle(1.0), still, chain, still)
+    with pytest.raises(TypeError, match="shape_a must be a Circle, Polygon, Capsule, Segment "
+                       "or ChainSegment, got str"):
+        time_of_impact("box", still, Circle(1.0), still)

@@ -480,7 +480,10 @@ def clipping_steps(polygon_a: Polygon, xf_a: Transform, polygon_b: Polygon,
     """
     _check.instance(polygon_a, "polygon_a", Polygon, "a Polygon")
     _check.instance(polygon_b, "polygon_b", Polygon, "a Polygon")
-    _check_sharp_pair(polygon_a, xf_a, polygon_b, xf_b)
+    for name, polygon in (("polygon_a", polygon_a), ("polygon_b", polygon_b)):
+        if polygon.radius > 0.0:
+            raise TypeError(f"{name} must be a Polygon without a radius: the clipping steps "
+                            "of chapter 7 do not round corners")
     _check.instance(xf_a, "xf_a", Transform, "a Transform")
     _check.instance(xf_b, "xf_b", Transform, "a Transform")
     vertices_a, normals_a = _world_polygon(polygon_a, xf_a)
