@@ -15,7 +15,14 @@ A shape already within the target at the start of the step is resting on, or sli
 along, the surface: stopping it there would freeze it. Instead its *core*, a circle a
 quarter of its inner radius about its centroid, is swept (Box2D v3's fallback): the body
 may sink into the surface, which the solver then pushes out of, but its middle never
-crosses it.
+crosses it. A capsule or a rounded polygon first sweeps its own core (segment or polygon)
+grown by a quarter of its radius, the same rule as a circle's (its centre grown by r/4):
+a long capsule met end first would otherwise sink up to its middle, its end through the
+surface.
+
+A chain segment is one-sided, and a body sliding fast along a chain would meet the end of
+each next segment as an impact: it is skipped for a shape whose centroid started behind it,
+or that moves along it and ends in front of it (Box2D's rule, :func:`chain_skips`).
 """
 
 from __future__ import annotations
@@ -35,8 +42,8 @@ from physbook.constants import (
     TOI_TOLERANCE_FRACTION,
 )
 from physbook.dynamics.joint_table import held_apart
-from physbook.geometry.shape_table import reach
-from physbook.kinds import CIRCLE, DYNAMIC, STATIC
+from physbook.geometry.shape_table import core_count, reach
+from physbook.kinds import CAPSULE, CHAIN_SEGMENT, CIRCLE, DYNAMIC, SEGMENT, STATIC
 
 
 class Reaches(NamedTuple):
@@ -64,8 +71,8 @@ def reach_arrays(shapes, local_centers):
     per_body = np.zeros(local_centers.shape[0])
     for s in range(kind.shape[0]):
         start = vertex_start[s]
-        per_shape[s] = reach(vertices[start:start + vertex_count[s]], radius[s],
-                             local_centers[body[s]])
+        per_shape[s] = reach(vertices[start:start + core_count(kind[s], vertex_count[s])],
+                             radius[s], local_centers[body[s]])
         per_body[body[s]] = max(per_body[body[s]], per_shape[s])
     return per_shape, per_body
 
@@ -120,11 +127,16 @@ def may_stop_fast(bodies, start_centers, start_angles, reaches, shape_bodies):
 @njit
 def shape_core(kind, radius, vertices, normals):
     """A shape's core for the fallback sweep, as (vertices, normals, radius): a circle of
-    CONTINUOUS_CORE_FRACTION of the shape's inner radius (the circle's own radius; the
-    least distance from a polygon's centroid to its edges) about its centroid."""
+    CONTINUOUS_CORE_FRACTION of the shape's inner radius about its centroid. The inner
+    radius is a circle's radius, a capsule's radius (about the middle of its segment), and
+    for a polygon the least distance from its centroid to its edges plus its own radius;
+    ``vertices`` are the shape's core points (a segment's two: its middle, radius 0)."""
     centroid = np.zeros((1, 2))
     if kind == CIRCLE:
         centroid[0] = vertices[0]
+        return centroid, np.zeros((1, 2)), CONTINUOUS_CORE_FRACTION * radius
+    if kind == CAPSULE or kind == SEGMENT or kind == CHAIN_SEGMENT:
+        centroid[0] = 0.5 * (vertices[0] + vertices[1])
         return centroid, np.zeros((1, 2)), CONTINUOUS_CORE_FRACTION * radius
     # The area centroid of a polygon: Σ (p_i + p_{i+1})·(p_i × p_{i+1}) / (6·area).
     twice_area = 0.0
@@ -140,7 +152,65 @@ def shape_core(kind, radius, vertices, normals):
     for i in range(n):
         inner = min(inner, normals[i, 0] * (vertices[i, 0] - centroid[0, 0])
                     + normals[i, 1] * (vertices[i, 1] - centroid[0, 1]))
-    return centroid, np.zeros((1, 2)), CONTINUOUS_CORE_FRACTION * inner
+    return centroid, np.zeros((1, 2)), CONTINUOUS_CORE_FRACTION * (inner + radius)
+
+
+@njit(refcounted=False)
+def chain_skips(point1, normal1, centroid_start, centroid_end, core):
+    """Whether continuous collision skips a chain segment (its ``point1`` and front
+    ``normal1``, world) for a shape whose centroid moves from ``centroid_start`` to
+    ``centroid_end`` this step: with s = n₁·(c − p₁) its signed distance in front of the
+    segment's line, skip if s_start < 0 (it started behind: the segment is one-sided) or
+    if s_start − s_end < ``core`` and s_end > ``core`` (it moves along the surface, and
+    ends in front of it by more than its core: stopping it at the next segment's end
+    would catch it on a seam, as Box2D's continuous solver does not either)."""
+    start = (normal1[0] * (centroid_start[0] - point1[0])
+             + normal1[1] * (centroid_start[1] - point1[1]))
+    end = (normal1[0] * (centroid_end[0] - point1[0])
+           + normal1[1] * (centroid_end[1] - point1[1]))
+    return start < 0.0 or (start - end < core and end > core)
+
+
+@njit
+def _world_point(centers, angles, local_centers, b, x, y):
+    """The body-coordinates point (x, y) of body ``b`` in the world:
+    c + R(θ)·(p − local centre)."""
+    cosine = math.cos(angles[b])
+    sine = math.sin(angles[b])
+    px = x - local_centers[b, 0]
+    py = y - local_centers[b, 1]
+    return (centers[b, 0] + cosine * px - sine * py, centers[b, 1] + sine * px + cosine * py)
+
+
+@njit
+def _chain_skips_shape(centers, angles, local_centers, sizes, motion, row, my_core,
+                       my_kind, my_radius, other_body, other_core, other_normals):
+    """:func:`chain_skips` for the fast body ``row``'s shape (its core ``my_core``, local)
+    against a chain segment of ``other_body`` (its core rows and normals, local)."""
+    centroid, _, _ = shape_core(my_kind, my_radius, my_core[0], my_core[1])
+    # The centroid at the start and end of the sweep: c + R(θ)·(p − local centre).
+    px = centroid[0, 0] - motion[6]
+    py = centroid[0, 1] - motion[7]
+    c_start = np.empty(2)
+    c_end = np.empty(2)
+    cosine = math.cos(motion[4])
+    sine = math.sin(motion[4])
+    c_start[0] = motion[0] + cosine * px - sine * py
+    c_start[1] = motion[1] + sine * px + cosine * py
+    cosine = math.cos(motion[5])
+    sine = math.sin(motion[5])
+    c_end[0] = motion[2] + cosine * px - sine * py
+    c_end[1] = motion[3] + sine * px + cosine * py
+    point1 = np.empty(2)
+    normal1 = np.empty(2)
+    point1[0], point1[1] = _world_point(centers, angles, local_centers, other_body,
+                                        other_core[0, 0], other_core[0, 1])
+    cosine = math.cos(angles[other_body])
+    sine = math.sin(angles[other_body])
+    normal1[0] = cosine * other_normals[0, 0] - sine * other_normals[0, 1]
+    normal1[1] = sine * other_normals[0, 0] + cosine * other_normals[0, 1]
+    return chain_skips(point1, normal1, c_start, c_end,
+                       CONTINUOUS_CORE_FRACTION * sizes[row])
 
 
 @njit
@@ -191,7 +261,7 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
             # The other body stands where it is now: its sweep is still.
             still = _packed(centers, angles, local_centers, centers, angles, other_body)
             other_start = vertex_start[other]
-            other_end = other_start + vertex_count[other]
+            other_end = other_start + core_count(kind[other], vertex_count[other])
             other_shape = (vertices[other_start:other_end], normals[other_start:other_end],
                            radius[other])
             for slot in range(shape_offsets[row], shape_offsets[row + 1]):
@@ -200,13 +270,28 @@ def stop_at_impacts(shapes, bodies, start_centers, start_angles, fast, queries, 
                                  mine, other, other_body):
                     continue
                 start = vertex_start[mine]
-                end = start + vertex_count[mine]
+                end = start + core_count(kind[mine], vertex_count[mine])
                 my_shape = (vertices[start:end], normals[start:end], radius[mine])
+                if kind[other] == CHAIN_SEGMENT and _chain_skips_shape(
+                        centers, angles, local_centers, bodies.sizes, motion, row, my_shape,
+                        kind[mine], radius[mine], other_body, other_shape[0],
+                        other_shape[1]):
+                    continue
                 bound = travel + turn * reaches[mine]
                 tolerance = TOI_TOLERANCE_FRACTION * max(reaches[mine], reaches[other])
                 state, fraction, _ = advance(my_shape, motion, other_shape, still, first,
                                              CONTINUOUS_TARGET, tolerance, bound, work,
                                              no_trace)
+                if (fraction == 0.0 and state != FAILED_CODE and radius[mine] > 0.0
+                        and kind[mine] != CIRCLE):
+                    # Touching already, and round: sweep its core grown by a quarter of
+                    # its radius (see the module docstring). Its reach is the shape's,
+                    # less the three quarters of r it gave up.
+                    thin = (1.0 - CONTINUOUS_CORE_FRACTION) * radius[mine]
+                    bound = travel + turn * (reaches[mine] - thin)
+                    state, fraction, _ = advance(
+                        (my_shape[0], my_shape[1], radius[mine] - thin), motion, other_shape,
+                        still, first, CONTINUOUS_TARGET, tolerance, bound, work, no_trace)
                 if fraction == 0.0 and state != FAILED_CODE:
                     # Touching already: sweep the core instead (see the module docstring).
                     centroid, unused, core_radius = shape_core(kind[mine], radius[mine],

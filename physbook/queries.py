@@ -155,7 +155,8 @@ class QueryIndex:
         return [self._shape_ref(row) for row in rows.tolist()]
 
     def point(self, point, shape_filter: Filter | None = None) -> list[ShapeRef]:
-        """The shapes containing ``point`` (m; their boundary counts), by shape id."""
+        """The shapes containing ``point`` (m; their boundary counts), by shape id. Segments
+        and chain segments have no area and contain no point."""
         point = _check.vector(point, "point")
         shape_filter = query_filter(shape_filter)
         tree, origins = self.refreshed()
@@ -165,7 +166,8 @@ class QueryIndex:
 
     def ray(self, origin, translation, shape_filter: Filter | None = None) -> list[RayHit]:
         """Every shape the ray from ``origin`` along ``translation`` (m) hits, nearest
-        first; a shape the ray starts inside is not hit, nor is a sensor."""
+        first; a shape the ray starts inside is not hit, nor is a sensor, nor a chain
+        segment from behind (chains are one-sided)."""
         origin = _check.vector(origin, "origin")
         translation = _check.vector(translation, "translation")
         shape_filter = query_filter(shape_filter)

@@ -129,4 +129,7 @@ CASES: list[Case] = [
     Case("decompose", "outline", lambda bad: pb.decompose(bad, "bayazit"), named="outline"),
     Case("decompose", "method", lambda bad: pb.decompose(_L_SHAPE, bad)),
     Case("decompose", "max_vertices", lambda bad: pb.decompose(_L_SHAPE, max_vertices=bad)),
+    Case("decompose", "chain", lambda bad: pb.decompose(_L_SHAPE, chain=bad)),
+    Case("decompose", "outline (chain)", lambda bad: pb.decompose(bad, chain=True),
+         named="outline"),
 ]

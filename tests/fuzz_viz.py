@@ -18,6 +18,14 @@ viz = pb.viz
 PENTAGON = pb.Polygon([(np.cos(t), np.sin(t)) for t in np.arange(5) * 2 * np.pi / 5])
 NEAR = pb.Transform((0.6, 0.3), 0.2)  # B overlaps A: every narrow-phase drawing has content
 QUICK = {"max_frames": 2, "figsize": (1.0, 1.0)}  # an animation as cheap as one can be
+#: Chapter 15's shapes, each drawn with every other argument of draw_shape fuzzed.
+ROUND_SHAPES = {
+    "capsule": pb.Capsule((-0.5, 0.0), (0.5, 0.2), 0.25),
+    "rounded box": pb.Polygon.box(0.5, 0.3, radius=0.1),
+    "segment": pb.Segment((-1.0, 0.0), (1.0, 0.5)),
+    "chain segment": pb.ChainSegment((-2.0, 0.5), (-1.0, 0.0), (1.0, 0.0), (2.0, 0.5)),
+    "chain": pb.Chain([(2.0, 1.0), (1.0, 0.0), (0.0, 0.2), (-1.0, 0.0), (-2.0, 1.0)]),
+}
 
 
 def _closing(call):
@@ -254,6 +262,31 @@ CASES = [
                                  "color": _fixed("C0"), "alpha": _fixed(0.5),
                                  "edgecolor": _fixed("k"), "linewidth": _fixed(1.0)},
                 ("ax", "shape", "transform")),
+    *[Case(f"draw_shape ({label})", case.argument, case.call)
+      for label, shape in ROUND_SHAPES.items()
+      for case in _arguments(viz.draw_shape, {"ax": AX, "shape": _fixed(shape),
+                                              "transform": _fixed(None),
+                                              "color": _fixed("C0"), "alpha": _fixed(0.5),
+                                              "edgecolor": _fixed("k"),
+                                              "linewidth": _fixed(1.0)},
+                             ("ax", "shape", "transform"))
+      if case.argument != "shape"],
+    *[Case(f"draw_bodies ({label})", case.argument, case.call)
+      for label, shape in ROUND_SHAPES.items() if label != "chain"
+      for case in _arguments(viz.draw_bodies, {"ax": AX, "shapes": _fixed([(shape,)]),
+                                               "kinds": _fixed([1]), "body_ids": _fixed([0]),
+                                               "origins": _fixed([[0.0, 0.0]]),
+                                               "angles": _fixed([0.3]),
+                                               "centers": _fixed(None),
+                                               "aabbs": _fixed(True), "alpha": _fixed(0.5)},
+                             ("ax", "shapes", "kinds", "body_ids", "origins", "angles",
+                              "centers"))
+      if case.argument != "shapes"],
+    *[Case(f"outline ({label})", case.argument, case.call)
+      for label, shape in ROUND_SHAPES.items() if label != "chain"
+      for case in _arguments(viz.outline, {"shape": _fixed(shape), "transform": _fixed(None),
+                                           "samples": _fixed(8)})
+      if case.argument != "shape"],
     *_arguments(viz.draw_bodies, {"ax": AX, "shapes": _fixed([(pb.Circle(0.5),)]),
                                   "kinds": _fixed([0]), "body_ids": _fixed([0]),
                                   "origins": _fixed([[0.0, 0.0]]), "angles": _fixed([0.0]),

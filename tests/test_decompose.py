@@ -260,3 +260,69 @@ def test_bad_arguments_are_refused():
         pb.decompose(L_SHAPE, max_vertices=2)
     with pytest.raises(TypeError, match="max_vertices"):
         pb.decompose(L_SHAPE, max_vertices=4.5)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_an_outline_as_a_chain_is_its_corners_counter_clockwise_facing_out(seed):
+    rng = np.random.default_rng(seed)
+    outline = 10.0 * untangled_outline(int(rng.integers(4, 12)), rng)  # corners cm apart
+    if seed % 2:
+        outline = outline[::-1]  # either winding
+    # A straight run: a point put on the middle of an edge is no corner of the chain.
+    with_run = np.insert(outline, 1, (outline[0] + outline[1]) / 2, axis=0)
+    (chain,) = pb.decompose(with_run, chain=True)
+    assert isinstance(chain, pb.Chain) and chain.loop
+    solid = shapely.Polygon(outline)
+    ring = shapely.LinearRing(chain.points)
+    assert ring.is_ccw and len(chain.points) == len(outline)
+    assert shapely.Polygon(chain.points).symmetric_difference(solid).area < 1e-12 * solid.area
+    assert {tuple(p) for p in np.asarray(chain.points)} == {tuple(p) for p in outline}
+    # Each segment's front (its right side) faces out of the outline.
+    assert len(chain.segments) == len(outline)
+    for segment in chain.segments:
+        edge = segment.point2 - segment.point1
+        middle = (segment.point1 + segment.point2) / 2
+        step = 1e-6 * np.array([edge[1], -edge[0]]) / np.hypot(*edge)
+        assert not solid.covers(shapely.Point(middle + step))
+        assert solid.covers(shapely.Point(middle - step))
+
+
+def test_a_chain_outline_refuses_a_cap_and_what_is_not_a_flag():
+    with pytest.raises(ValueError, match="max_vertices must be None with chain=True"):
+        pb.decompose(L_SHAPE, max_vertices=4, chain=True)
+    with pytest.raises(TypeError, match="chain must be True or False"):
+        pb.decompose(L_SHAPE, chain=1)
+    with pytest.raises(ValueError, match="simple polygon"):
+        pb.decompose([[0, 0], [1, 1], [1, 0], [0, 1]], chain=True)
+    # Chains are not a way of cutting: the methods stay the ones that give polygons.
+    assert "chain" not in pb.DECOMPOSITION_METHODS
+
+
+def test_a_chain_outline_holds_balls_outside_and_reversed_inside():
+    # An L-shaped level as one chain: a ball dropped on its foot rests on it; the same
+    # outline reversed is a cave that keeps balls thrown about inside it.
+    level = 4.0 * L_SHAPE
+    world = pb.World()
+    world.add_body(pb.decompose(level, chain=True), kind="static")
+    ball = world.add_body(pb.Circle(0.25), position=(6.0, 4.0))
+    world.run(120, 1 / 60)
+    assert ball.position[1] == pytest.approx(2.0 + 0.25, abs=0.02)
+    cave = pb.World(gravity=(0.0, 0.0))
+    bouncy = pb.Material(restitution=1.0, friction=0.0)
+    cave.add_body(pb.decompose(level, chain=True)[0].reversed(), kind="static",
+                  material=bouncy)
+    rng = np.random.default_rng(5)
+    headings = rng.uniform(-np.pi, np.pi, 5)
+    balls = [cave.add_body(pb.Circle(0.2), position=(x, 1.0),
+                           velocity=6.0 * np.array([np.cos(a), np.sin(a)]),
+                           material=bouncy)
+             for x, a in zip((1.0, 2.5, 4.0, 5.5, 7.0), headings, strict=True)]
+    solid = shapely.Polygon(level)
+    touches = np.zeros(len(balls), int)
+    for _ in range(240):
+        cave.step(1 / 60)
+        centres = shapely.points([b.position for b in balls])
+        assert np.all(shapely.contains(solid, centres))
+        # A ball whose centre is within 5 cm of its radius from the outline is at a wall.
+        touches += shapely.distance(solid.exterior, centres) < 0.2 + 0.05
+    assert touches.min() >= 3, touches  # every ball met the walls, again and again

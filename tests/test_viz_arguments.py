@@ -96,12 +96,14 @@ def test_every_drawing_helper_draws_on_a_real_axes(draw, ax):
     (lambda ax: pb.viz.draw_verlet(ax, "x"), "frame must be a VerletSnapshot or"),
     (lambda ax: pb.viz.draw_contact(ax, "x", "y"), "world must be a VerletSnapshot or"),
     (lambda ax: pb.viz.draw_contact(ax, verlet_world(), "y"), "contact must be a Verlet"),
-    (lambda ax: pb.viz.draw_shape(ax, "circle"), "shape must be a Circle or a Polygon"),
+    (lambda ax: pb.viz.draw_shape(ax, "circle"),
+     "shape must be a Circle, Polygon, Capsule, Segment, ChainSegment or Chain"),
     (lambda ax: pb.viz.draw_convex(ax, 5), "shape must be a convex shape"),
     (lambda ax: pb.viz.draw_pair(ax, BOX, "pose", BOX, NEAR), "xf_a must be a Transform"),
     (lambda ax: pb.viz.draw_pair(ax, BOX, NEAR, BOX, NEAR, manifold=3), "manifold must be"),
     (lambda ax: pb.viz.draw_bodies(ax, [(BOX, "circle")], [0], [0], [[0, 0]], [0]),
-     r"shapes\[0\] must be a list of Circles and Polygons"),
+     r"shapes\[0\] must be a list of shapes, each a Circle, Polygon, Capsule, Segment or "
+     "ChainSegment"),
     (lambda ax: pb.viz.clip_to_halfspace([[0, 0]], "line"), "line must be a Line"),
 ])
 def test_engine_objects_are_checked_by_type(call, message, ax):

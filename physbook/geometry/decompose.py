@@ -26,6 +26,7 @@ import numpy as np
 from physbook import _check
 from physbook._jit import njit
 from physbook.geometry.hull import is_simple, outline_of
+from physbook.geometry.round_shapes import Chain
 from physbook.geometry.shapes import (
     Polygon,
     require_not_collinear,
@@ -184,16 +185,30 @@ def hertel_mehlhorn(local, triangles, weld, max_vertices=None, trace=None) -> li
     return list(pieces.values())
 
 
-def decompose(outline, method: str = "hertel_mehlhorn",
-              max_vertices: int | None = None) -> list[Polygon]:
+def decompose(outline, method: str = "hertel_mehlhorn", max_vertices: int | None = None, *,
+              chain: bool = False) -> list[Polygon] | list[Chain]:
     """Convex pieces of a simple polygon ((n, 2) points, either winding), each a valid
     :class:`~physbook.geometry.shapes.Polygon`, whose union is the outline: for
     ``world.add_body(pb.decompose(outline), ...)``. ``method`` is one of
-    :data:`DECOMPOSITION_METHODS`; ``max_vertices`` (≥ 3) caps the corners of a piece."""
+    :data:`DECOMPOSITION_METHODS`; ``max_vertices`` (≥ 3) caps the corners of a piece.
+
+    With ``chain`` the outline is not cut at all: the answer is one closed
+    :class:`~physbook.geometry.round_shapes.Chain` through its corners counter-clockwise
+    (straight runs dropped), for a static body's surface with no seams to catch on. Bodies
+    collide with it from outside; its ``reversed()`` holds them inside (a cave)."""
     method = _check.choice(method, "method", DECOMPOSITION_METHODS)
+    chain = _check.flag(chain, "chain")
     if max_vertices is not None:
+        if chain:
+            raise ValueError("max_vertices must be None with chain=True: a chain is one "
+                             "outline, with no pieces to cap")
         max_vertices = _check.integer(max_vertices, "max_vertices", 3)
     points, local, order, weld = _counter_clockwise(outline)
+    if chain:
+        try:
+            return [Chain(points[order], loop=True)]
+        except ValueError as error:
+            raise ValueError(f"outline cannot make a chain: {error}") from None
     if method == "hertel_mehlhorn":
         triangles = _triangles(local, order, weld)
         return [Polygon(points[piece]) for piece in hertel_mehlhorn(local, triangles, weld,

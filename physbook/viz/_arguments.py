@@ -179,10 +179,12 @@ def transform(value, name: str) -> Transform:
 
 
 def convex(value, name: str):
-    """A convex shape: a Circle, a Polygon, or any object with ``support(direction)``."""
+    """A convex shape: a Circle, a Polygon, a Capsule, a Segment, a ChainSegment, or any
+    object with ``support(direction)`` (all the shape classes have one)."""
     if not isinstance(value, (Circle, Polygon)) and not callable(getattr(value, "support",
                                                                          None)):
-        raise TypeError(f"{name} must be a convex shape (a Circle, a Polygon, or an object "
+        raise TypeError(f"{name} must be a convex shape (a Circle, Polygon, Capsule, Segment, "
+                        f"ChainSegment, or an object "
                         f"with a support(direction) method), got {type(value).__name__}")
     return value
 

@@ -20,6 +20,7 @@ from physbook.collision.gjk import EpaStep, GjkStep, minkowski_support, support_
 from physbook.collision.manifold import Manifold
 from physbook.collision.sat import SatResult, clipping_steps, sat_axes, sat_query
 from physbook.geometry import hull
+from physbook.geometry.round_shapes import Capsule, ChainSegment, Segment
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.vecmath.vec import Transform
 from physbook.viz import _arguments
@@ -29,6 +30,8 @@ from physbook.viz.vectors import draw_vector, plane
 COLOR_A = "C0"
 COLOR_B = "C1"
 COLOR_CONTACT = "C3"
+#: The largest angle (rad) one straight piece of a drawn arc turns through.
+ARC_STEP = np.pi / 16
 
 
 def convex_hull(points) -> np.ndarray:
@@ -47,8 +50,34 @@ def convex_hull(points) -> np.ndarray:
         return points[[0, -1]]
 
 
+def _round_outline(points, radius: float) -> np.ndarray:
+    """The outline (k, 2) of a convex core grown by ``radius`` (m): ``points`` (n, 2) the
+    core, counter-clockwise (two points: a capsule's segment). Each edge i → i + 1 is pushed
+    out by r along its normal n_i, the right perpendicular of the edge; at each vertex an
+    arc of radius r turns from the normal of the edge before to the normal of the edge after,
+    through the exterior angle (π at either end of a segment), in pieces of at most
+    :data:`ARC_STEP`."""
+    points = np.asarray(points, dtype=float)
+    count = len(points)
+    edges = np.roll(points, -1, axis=0) - points
+    normals = np.column_stack([edges[:, 1], -edges[:, 0]])
+    normals /= np.hypot(normals[:, 0], normals[:, 1])[:, None]
+    pieces = []
+    for k in range(count):
+        before, after = normals[k - 1], normals[k]
+        turn = np.pi if count == 2 else float(np.arctan2(before[0] * after[1]
+                                                          - before[1] * after[0],
+                                                          before @ after))
+        start = float(np.arctan2(before[1], before[0]))
+        angles = start + np.linspace(0.0, turn, int(np.ceil(turn / ARC_STEP)) + 1)
+        pieces.append(points[k] + radius * np.column_stack([np.cos(angles), np.sin(angles)]))
+    return np.vstack(pieces)
+
+
 def outline(shape, transform: Transform | None = None, samples: int = 180) -> np.ndarray:
-    """World points around a convex shape: a polygon's vertices, else support points.
+    """World points around a convex shape: a polygon's vertices; a rounded polygon's or a
+    capsule's outline (its core's edges pushed out by r, joined by arcs); a segment's two
+    ends; else support points.
 
     A shape known only by its support function is traced by its support points in
     ``samples`` directions around the circle (3 to 3600).
@@ -56,8 +85,13 @@ def outline(shape, transform: Transform | None = None, samples: int = 180) -> np
     shape = _arguments.convex(shape, "shape")
     transform = _arguments.transform(transform, "transform")
     samples = _arguments.samples(samples)
-    if isinstance(shape, Polygon):
+    if isinstance(shape, Polygon) and shape.radius == 0.0:
         return transform.to_world(shape.vertices)
+    if isinstance(shape, (Polygon, Capsule)):
+        points, radius = shape.core()
+        return transform.to_world(_round_outline(points, radius))
+    if isinstance(shape, (Segment, ChainSegment)):
+        return transform.to_world(np.array([shape.point1, shape.point2]))
     angles = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
     directions = np.column_stack([np.cos(angles), np.sin(angles)])
     return np.array([support_point(shape, transform, d) for d in directions])
@@ -68,11 +102,13 @@ def minkowski_difference(shape_a, xf_a: Transform, shape_b, xf_b: Transform,
     """Counter-clockwise outline of A ⊖ B = {a − b}.
 
     For two polygons it is exact: the hull of every difference of vertices. Otherwise it is
-    traced by support points s_A(d) − s_B(−d) in ``samples`` directions.
+    traced by support points s_A(d) − s_B(−d) in ``samples`` directions (a rounded polygon
+    too: its outline has arcs).
     """
     _pair(shape_a, xf_a, shape_b, xf_b)
     samples = _arguments.samples(samples)
-    if isinstance(shape_a, Polygon) and isinstance(shape_b, Polygon):
+    if (isinstance(shape_a, Polygon) and isinstance(shape_b, Polygon)
+            and shape_a.radius == 0.0 and shape_b.radius == 0.0):
         a = xf_a.to_world(shape_a.vertices)
         b = xf_b.to_world(shape_b.vertices)
         differences = _arguments.finite(lambda: (a[:, None, :] - b[None, :, :]).reshape(-1, 2),

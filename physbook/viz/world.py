@@ -1,9 +1,12 @@
 """Drawing shapes, bodies and worlds (chapter 4), and playing a recorded run.
 
 Polygons are filled; circles are filled too and carry a radius line, so that their
-rotation shows. A small cross marks each centre of mass. Colours follow the body id, so
-a body keeps its colour when others are removed; static bodies are grey and kinematic
-bodies green.
+rotation shows. A shape with a radius (a capsule, a rounded polygon) is filled to its
+outline, the core's edges pushed out by r and joined by arcs; a capsule also shows its core
+segment, as a circle its radius line. Segments are thick lines in the body's colour; a chain
+segment also carries a short tick on its front side, the side it collides on. A small cross
+marks each centre of mass. Colours follow the body id, so a body keeps its colour when
+others are removed; static bodies are grey and kinematic bodies green.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from matplotlib.patches import Polygon as PolygonPatch
 from matplotlib.patches import Rectangle
 
 from physbook import _check
+from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.kinds import BODY_KINDS, KINEMATIC, STATIC
 from physbook.recording import Frame, Recording
 from physbook.vecmath.vec import Transform
 from physbook.viz import _arguments
+from physbook.viz.collision import outline
 from physbook.viz.impulses import draw_contacts
 from physbook.viz.player import FRAME_BUDGET, animate
 from physbook.viz.vectors import plane
@@ -34,6 +39,12 @@ BODY_COLOURS = ("#4c72b0", "#dd8452", "#c44e52", "#8172b3", "#937860", "#da8bc3"
                 "#ccb974", "#64b5cd")
 STATIC_COLOUR = "#9a9a9a"
 KINEMATIC_COLOUR = "#55a868"
+
+#: The shape classes a body can hold.
+SHAPE_CLASSES = (Circle, Polygon, Capsule, Segment, ChainSegment)
+_SHAPE_NAMES = "a Circle, Polygon, Capsule, Segment or ChainSegment"
+#: The longest front tick of a chain segment (m); a short segment's is a fifth of it.
+FRONT_TICK = 0.1
 
 
 def body_color(kind: int, body_id: int) -> str:
@@ -53,38 +64,73 @@ def _face_colour(kind: int, body_id: int) -> str:
 
 
 def _shape_artists(shape, transform: Transform):
-    """A matplotlib patch for ``shape`` at ``transform``, and its radius line (or None)."""
-    if isinstance(shape, Polygon):
-        return PolygonPatch(transform.to_world(shape.vertices), closed=True), None
+    """What draws ``shape`` at ``transform``: a matplotlib patch (None for a segment), thin
+    black marks (a circle's radius line, a capsule's core, a chain segment's front tick) and
+    strokes drawn in the body's colour (a segment itself), each a (k, 2) array of points."""
     if isinstance(shape, Circle):
         center = transform.to_world(shape.center)
         # The radius line points along the body's x axis, so it turns with the body.
         rim = center + transform.rotate_to_world(np.array([shape.radius, 0.0]))
-        return CirclePatch(center, shape.radius), np.array([center, rim])
-    raise TypeError(f"shape must be a Circle or a Polygon, got {type(shape).__name__}")
+        return CirclePatch(center, shape.radius), [np.array([center, rim])], []
+    if isinstance(shape, Polygon) and shape.radius == 0.0:
+        return PolygonPatch(transform.to_world(shape.vertices), closed=True), [], []
+    if isinstance(shape, (Polygon, Capsule)):
+        patch = PolygonPatch(outline(shape, transform), closed=True)
+        marks = [transform.to_world(shape.core()[0])] if isinstance(shape, Capsule) else []
+        return patch, marks, []
+    if isinstance(shape, (Segment, ChainSegment)):
+        ends = transform.to_world(np.array([shape.point1, shape.point2]))
+        marks = []
+        if isinstance(shape, ChainSegment):
+            edge = ends[1] - ends[0]
+            length = float(np.hypot(*edge))
+            middle = 0.5 * (ends[0] + ends[1])
+            # The front is the right side looking from point1 to point2: (dy, −dx)/L.
+            tick = min(FRONT_TICK, 0.2 * length) * np.array([edge[1], -edge[0]]) / length
+            marks.append(np.array([middle, middle + tick]))
+        return None, marks, [ends]
+    raise TypeError(f"shape must be {_SHAPE_NAMES}, got {type(shape).__name__}")
 
 
 def draw_shape(ax: Axes, shape, transform: Transform | None = None, *, color: str = "C0",
                alpha: float = 0.6, edgecolor: str = "k", linewidth: float = 1.0):
     """Draw one shape, in body coordinates placed by ``transform`` (default: identity).
 
-    Returns the patch (and, for a circle, also the radius line) that was added.
+    Returns the patch that was added; with a circle also its radius line, with a capsule
+    its core line (a tuple). A segment is a line of ``color`` (returned alone), a chain
+    segment that line and its front tick (a tuple); a :class:`~physbook.Chain` draws each
+    of its segments and returns their artists in a list.
     """
     ax = _arguments.axes(ax)
-    shape = _check.instance(shape, "shape", (Circle, Polygon), "a Circle or a Polygon")
+    shape = _check.instance(shape, "shape", (*SHAPE_CLASSES, Chain),
+                            "a Circle, Polygon, Capsule, Segment, ChainSegment or Chain")
     transform = _arguments.transform(transform, "transform")
     color = _arguments.colour(color, "color")
     alpha = _arguments.fraction(alpha, "alpha")
     edgecolor = _arguments.colour(edgecolor, "edgecolor")
     linewidth = _check.non_negative_scalar(linewidth, "linewidth")
-    patch, radius_line = _shape_artists(shape, transform)
-    patch.set(facecolor=color, alpha=alpha, edgecolor=edgecolor, linewidth=linewidth)
-    ax.add_patch(patch)
-    if radius_line is None:
-        return patch
-    (line,) = ax.plot(radius_line[:, 0], radius_line[:, 1], color=edgecolor,
-                      linewidth=linewidth)
-    return patch, line
+    if isinstance(shape, Chain):
+        return [_draw_one(ax, segment, transform, color, alpha, edgecolor, linewidth)
+                for segment in shape.segments]
+    return _draw_one(ax, shape, transform, color, alpha, edgecolor, linewidth)
+
+
+def _draw_one(ax: Axes, shape, transform: Transform, color: str, alpha: float,
+              edgecolor: str, linewidth: float):
+    patch, marks, strokes = _shape_artists(shape, transform)
+    artists = []
+    if patch is not None:
+        patch.set(facecolor=color, alpha=alpha, edgecolor=edgecolor, linewidth=linewidth)
+        ax.add_patch(patch)
+        artists.append(patch)
+    for stroke in strokes:
+        (line,) = ax.plot(stroke[:, 0], stroke[:, 1], color=color,
+                          linewidth=2.0 * max(linewidth, 0.5), solid_capstyle="round")
+        artists.append(line)
+    for mark in marks:
+        (line,) = ax.plot(mark[:, 0], mark[:, 1], color=edgecolor, linewidth=linewidth)
+        artists.append(line)
+    return artists[0] if len(artists) == 1 else tuple(artists)
 
 
 def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, angles,
@@ -110,23 +156,29 @@ def draw_bodies(ax: Axes, shapes: Sequence[Sequence], kinds, body_ids, origins, 
         centers = _arguments.rows(centers, "centers", (count, 2), per)
     aabbs = _check.flag(aabbs, "aabbs")
     alpha = _arguments.fraction(alpha, "alpha")
-    patches, faces, radius_lines, boxes = [], [], [], []
+    patches, faces, radius_lines, boxes, strokes, stroke_colours = [], [], [], [], [], []
     for i, body_shapes in enumerate(shapes):
         transform = Transform(origins[i], float(angles[i]))
         try:
             with np.errstate(over="ignore", invalid="ignore"):  # reported just below
-                body_patches, body_lines, body_boxes = _body_artists(body_shapes, transform,
-                                                                     aabbs)
+                body_patches, body_lines, body_boxes, body_strokes = _body_artists(
+                    body_shapes, transform, aabbs)
         except FloatingPointError:
             raise FloatingPointError(f"origins: body {i} at {origins[i]} places its shapes "
                                      f"beyond the float range") from None
+        face = _face_colour(int(kinds[i]), int(body_ids[i]))
         patches += body_patches
-        faces += [_face_colour(int(kinds[i]), int(body_ids[i]))] * len(body_patches)
+        faces += [face] * len(body_patches)
         radius_lines += body_lines
         boxes += body_boxes
+        strokes += body_strokes
+        stroke_colours += [face] * len(body_strokes)
     if patches:
         ax.add_collection(PatchCollection(patches, facecolors=faces, edgecolors="k",
                                           linewidths=0.8, alpha=alpha))
+    if strokes:
+        ax.add_collection(LineCollection(strokes, colors=stroke_colours, linewidths=2.0,
+                                         capstyle="round"))
     if radius_lines:
         ax.add_collection(LineCollection(radius_lines, colors="k", linewidths=0.8))
     if boxes:
@@ -154,23 +206,25 @@ def _label_world_axes(ax: Axes) -> Axes:
     return ax
 
 
-def _body_artists(shapes, transform: Transform, aabbs: bool) -> tuple[list, list, list]:
-    """One body's patches, radius lines and (with ``aabbs``) bounding boxes."""
-    patches, radius_lines, boxes = [], [], []
+def _body_artists(shapes, transform: Transform, aabbs: bool) -> tuple[list, list, list, list]:
+    """One body's patches, thin marks (radius lines, capsule cores, front ticks), (with
+    ``aabbs``) bounding boxes, and strokes (segments)."""
+    patches, marks, boxes, strokes = [], [], [], []
     for shape in shapes:
-        patch, radius_line = _shape_artists(shape, transform)
-        patches.append(patch)
-        if radius_line is not None:
-            radius_lines.append(radius_line)
+        patch, shape_marks, shape_strokes = _shape_artists(shape, transform)
+        if patch is not None:
+            patches.append(patch)
+        marks += shape_marks
+        strokes += shape_strokes
         if aabbs:
             box = shape.aabb(transform)
             width, height = box.upper - box.lower
             boxes.append(Rectangle(box.lower, width, height))
-    return patches, radius_lines, boxes
+    return patches, marks, boxes, strokes
 
 
 def _body_shapes(shapes) -> Sequence[Sequence]:
-    """``shapes``, checked: one list or tuple of Circles and Polygons per body."""
+    """``shapes``, checked: one list or tuple of shapes (:data:`SHAPE_CLASSES`) per body."""
     if not isinstance(shapes, (list, tuple)):
         raise TypeError(f"shapes must be a list or tuple with one list of shapes per body, "
                         f"got {type(shapes).__name__}")
@@ -179,8 +233,8 @@ def _body_shapes(shapes) -> Sequence[Sequence]:
             raise TypeError(f"shapes[{i}] must be a list or tuple of shapes, got "
                             f"{type(body_shapes).__name__}")
         for shape in body_shapes:
-            _check.instance(shape, f"shapes[{i}]", (Circle, Polygon),
-                            "a list of Circles and Polygons")
+            _check.instance(shape, f"shapes[{i}]", SHAPE_CLASSES,
+                            f"a list of shapes, each {_SHAPE_NAMES}")
     return shapes
 
 
@@ -235,12 +289,10 @@ def _extent_about_center(shapes, transform: Transform, center: np.ndarray,
         return low, high
     reach = 0.0
     for shape in shapes:
-        if isinstance(shape, Circle):
-            gap = transform.to_world(shape.center) - center
-            reach = max(reach, float(np.hypot(*gap)) + shape.radius)
-        else:
-            gaps = transform.to_world(shape.vertices) - center
-            reach = max(reach, float(np.max(np.hypot(gaps[:, 0], gaps[:, 1]))))
+        # The farthest point of a core grown by r is a core point's distance plus r.
+        points, radius = shape.core()
+        gaps = transform.to_world(np.asarray(points, dtype=float).reshape(-1, 2)) - center
+        reach = max(reach, float(np.max(np.hypot(gaps[:, 0], gaps[:, 1]))) + radius)
     return np.full(2, -reach), np.full(2, reach)
 
 
