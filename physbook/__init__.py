@@ -85,7 +85,7 @@ from physbook.vecmath.timestep import FixedTimestep, interpolate
 from physbook.vecmath.vec import Transform
 from physbook.world import World
 
-__version__ = "0.3.0"  # the one place the version is written (pyproject reads it)
+__version__ = "0.4.0"  # the one place the version is written (pyproject reads it)
 
 __all__ = [
     # the world and its bodies

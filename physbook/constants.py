@@ -278,8 +278,10 @@ MIN_SEGMENT_LENGTH = LINEAR_SLOP
 #: the closest features instead of clipping (Box2D uses 0.1 × its linear slop).
 ROUND_CORE_GAP = 0.1 * LINEAR_SLOP
 
-#: A rounded manifold becomes one point between two core vertices only when those vertices
-#: are this much (m) closer than the clipped points: a band against flicker between forms.
+#: Rounded cores apart whose closest features are two vertices touch at one point on the
+#: line between those vertices, unless the clipped points measure a gap within this much (m)
+#: of that distance (they measure a gap no larger): then the clipped form stays, a band
+#: against flicker between the two forms.
 VERTEX_SWITCH = 0.1 * LINEAR_SLOP
 
 #: A chain vertex is convex (the surface turns away from a body resting on it) when the
