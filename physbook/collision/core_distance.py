@@ -73,7 +73,7 @@ def _cross(ax, ay, bx, by):
 
 
 @njit(refcounted=False)
-def segments_cross(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
+def segments_intersect(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
     """Whether the segments p1q1 and p2q2 cross at a point inside both (each one's ends lie
     strictly on the two sides of the other's line). Touching at an end is not crossing:
     the end-to-segment distances then find the contact at distance 0."""
@@ -104,7 +104,7 @@ def segment_closest(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
     # Lines within rounding of parallel "cross" by the signs of rounding noise; their
     # closest points are then found from the ends, as for parallel segments.
     if abs(denominator) > PARALLEL_SINE * math.hypot(d1x, d1y) * math.hypot(d2x, d2y) and \
-            segments_cross(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
+            segments_intersect(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
         # p1 + f1·d1 = p2 + f2·d2: f1 = (p2 − p1) × d2 / (d1 × d2), f2 = (p2 − p1) × d1 / …
         rx, ry = p2x - p1x, p2y - p1y
         f1 = min(max(_cross(rx, ry, d2x, d2y) / denominator, 0.0), 1.0)
