@@ -171,31 +171,21 @@ def _capsule_area(length: float, radius: float) -> float:
     return scaled_product(radius, 2.0 * length + math.pi * radius)
 
 
-class Segment(Immutable):
-    """The straight segment from ``point1`` to ``point2`` in body coordinates, collided from
-    both sides (immutable). It has no area, so only static and kinematic bodies carry it;
-    at least ``MIN_SEGMENT_LENGTH`` long."""
+class _Wire(Immutable):
+    """What a segment and a chain segment share: a straight piece from ``point1`` to
+    ``point2`` with no area and no radius."""
 
-    __slots__ = ("point1", "point2")
-    _remade_by = "Segment(point1, point2)"
-
-    def __init__(self, point1, point2):
-        point1 = _check.vector(point1, "point1")
-        point2 = _check.vector(point2, "point2")
-        _require_length(point1, point2, "the segment from point1 to point2")
-        object.__setattr__(self, "point1", frozen(point1))
-        object.__setattr__(self, "point2", frozen(point2))
-
-    def __reduce__(self):
-        return Segment, (self.point1, self.point2)
+    __slots__ = ()
+    _what = ""  # the class's name in messages
 
     @property
     def length(self) -> float:
+        """|point2 − point1| (m)."""
         return math.hypot(*(self.point2 - self.point1))
 
     @property
     def normal(self) -> np.ndarray:
-        """The unit normal on the right of point1 → point2 (its other side is the negative)."""
+        """The unit normal on the right of point1 → point2."""
         return right_normal(self.point1, self.point2)
 
     def core(self) -> tuple[np.ndarray, float]:
@@ -207,22 +197,48 @@ class Segment(Immutable):
 
     def mass_properties(self, density: float) -> MassData:
         """Refused: a segment has no area (``ValueError``)."""
-        raise _no_mass("Segment")
+        raise _no_mass(self._what)
 
     def aabb(self, transform: Transform | None = None) -> AABB:
-        return _segment_aabb(self.core()[0], 0.0, transform, "segment's points")
+        """The box around point1 and point2, placed by ``transform`` (body frame when
+        None)."""
+        return _segment_aabb(self.core()[0], 0.0, transform, f"{self._what}'s points")
 
     def support(self, direction) -> np.ndarray:
+        """The end farther along ``direction`` (point1 on a tie, local frame)."""
         return _segment_support(self.point1, self.point2, 0.0, direction)
+
+
+class Segment(_Wire):
+    """The straight segment from ``point1`` to ``point2`` in body coordinates, collided from
+    both sides (immutable); ``normal`` is the side on the right of point1 → point2. It has
+    no area, so only static and kinematic bodies carry it; at least ``MIN_SEGMENT_LENGTH``
+    long."""
+
+    __slots__ = ("point1", "point2")
+    _remade_by = "Segment(point1, point2)"
+    _what = "Segment"
+
+    def __init__(self, point1, point2):
+        point1 = _check.vector(point1, "point1")
+        point2 = _check.vector(point2, "point2")
+        _require_length(point1, point2, "the segment from point1 to point2")
+        object.__setattr__(self, "point1", frozen(point1))
+        object.__setattr__(self, "point2", frozen(point2))
+
+    def __reduce__(self):
+        return Segment, (self.point1, self.point2)
 
     def __repr__(self) -> str:
         return f"Segment({self.point1.tolist()}, {self.point2.tolist()})"
 
 
-class ChainSegment(Immutable):
-    """One segment of a chain: ``point1`` → ``point2``, solid on its right only, with the
-    neighbouring chain points ``ghost1`` (before point1) and ``ghost2`` (after point2) that
-    tell its collision which normals its neighbours own (immutable).
+class ChainSegment(_Wire):
+    """One segment of a chain: ``point1`` → ``point2``, solid on its right only (the side
+    ``normal`` points to), with the neighbouring chain points ``ghost1`` (before point1)
+    and ``ghost2`` (after point2) that tell its collision which normals its neighbours own
+    (immutable). The ghosts are not part of the shape: its box, support and core are its
+    two points'.
 
     Made by :class:`Chain`; build one directly to stream terrain piece by piece. Every edge
     (ghost1 → point1 → point2 → ghost2) must be at least ``MIN_SEGMENT_LENGTH`` long and no
@@ -231,6 +247,7 @@ class ChainSegment(Immutable):
 
     __slots__ = ("ghost1", "point1", "point2", "ghost2")
     _remade_by = "ChainSegment(ghost1, point1, point2, ghost2)"
+    _what = "ChainSegment"
 
     def __init__(self, ghost1, point1, point2, ghost2):
         points = [_check.vector(value, name) for value, name in
@@ -249,33 +266,6 @@ class ChainSegment(Immutable):
 
     def __reduce__(self):
         return ChainSegment, (self.ghost1, self.point1, self.point2, self.ghost2)
-
-    @property
-    def length(self) -> float:
-        return math.hypot(*(self.point2 - self.point1))
-
-    @property
-    def normal(self) -> np.ndarray:
-        """The unit normal of its solid side: right of point1 → point2."""
-        return right_normal(self.point1, self.point2)
-
-    def core(self) -> tuple[np.ndarray, float]:
-        """Its two points (2, 2), without the ghosts, and radius 0."""
-        return frozen(np.array([self.point1, self.point2])), 0.0
-
-    def area(self) -> float:
-        return 0.0
-
-    def mass_properties(self, density: float) -> MassData:
-        """Refused: a chain segment has no area (``ValueError``)."""
-        raise _no_mass("ChainSegment")
-
-    def aabb(self, transform: Transform | None = None) -> AABB:
-        """The box around point1 and point2 (the ghosts are not part of the shape)."""
-        return _segment_aabb(self.core()[0], 0.0, transform, "chain segment's points")
-
-    def support(self, direction) -> np.ndarray:
-        return _segment_support(self.point1, self.point2, 0.0, direction)
 
     def __repr__(self) -> str:
         return (f"ChainSegment(ghost1={self.ghost1.tolist()}, point1={self.point1.tolist()}, "
