@@ -107,3 +107,12 @@ def core_overlaps(shape_a, xf_a: Transform, shape_b, xf_b: Transform) -> np.ndar
     pa = xf_a.to_world(shape_a.core()[0]) @ axes.T
     pb = xf_b.to_world(shape_b.core()[0]) @ axes.T
     return np.minimum(pa.max(axis=0) - pb.min(axis=0), pb.max(axis=0) - pa.min(axis=0))
+
+
+def contact_rows(world) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
+    """(shape id A, shape id B) → (point count, feature ids) of every contact row."""
+    columns = world.contacts.arrays
+    return {tuple(columns.shape_ids[m].tolist()): (
+        int(columns.point_counts[m]),
+        tuple(columns.features[m, :columns.point_counts[m]].tolist()))
+        for m in range(len(columns.shape_ids))}

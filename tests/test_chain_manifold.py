@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 import shapely
 from geometry import (
+    contact_rows,
     random_capsule,
     random_chain_segment,
     random_polygon,
@@ -305,15 +306,6 @@ def test_a_box_sliding_on_a_flat_chain_only_ever_sees_the_floor_normal(radius):
 
 # ---------------------------------------------------------------------------------------
 # Feature ids of a body resting on a chain
-
-
-def contact_rows(world) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
-    """(shape id A, shape id B) → (point count, feature ids) of every contact row."""
-    columns = world.contacts.arrays
-    return {tuple(columns.shape_ids[m].tolist()): (
-        int(columns.point_counts[m]),
-        tuple(columns.features[m, :columns.point_counts[m]].tolist()))
-        for m in range(len(columns.shape_ids))}
 
 
 @pytest.mark.parametrize("x", [1.0, 2.0])

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 import shapely
 from geometry import (
+    contact_rows,
     core_overlaps,
     random_capsule,
     random_polygon,
@@ -338,15 +339,6 @@ def test_core_distance_of_polygons_and_segments_matches_shapely():
 
 # ---------------------------------------------------------------------------------------
 # Feature ids over a resting contact (warm starting needs them fixed)
-
-
-def contact_rows(world) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
-    """(shape id A, shape id B) → (point count, feature ids) of every contact row."""
-    columns = world.contacts.arrays
-    return {tuple(columns.shape_ids[m].tolist()): (
-        int(columns.point_counts[m]),
-        tuple(columns.features[m, :columns.point_counts[m]].tolist()))
-        for m in range(len(columns.shape_ids))}
 
 
 def settled_rows(world, steps: int = 660, settle: int = 60):
