@@ -1,0 +1,503 @@
+"""Chapter 16: sweeping a shape through the world — shape casts and overlaps.
+
+A *shape cast* is a ray cast with a body: a shape placed at ``position`` and ``angle`` moves
+by ``translation`` without turning, and the question is the first fraction t ∈ [0, 1] of
+that motion at which it touches a shape of the world. It is the time of impact of chapter 13
+against every shape the motion may reach:
+
+1. the tree gives the shapes whose boxes meet the *swept box*, the moving shape's box at
+   the start and at the end joined (a pure translation never leaves it);
+2. against each, conservative advancement (:func:`~physbook.collision.toi.advance`) finds
+   the first t at which their distance d(t) falls to within ``tolerance`` of 0 (with a
+   search of its own when it creeps along a grazing approach, :func:`first_touch`). The world's
+   shape stands still and the moving one does not turn, so the bound on the speed of
+   approach is |translation| itself; the search for the first hit stops each shape's
+   advancement at the best fraction found so far.
+
+The distance of two convex shapes under a translation is convex in t, so the first touch is
+the only time d(t) comes down to 0 from above. The hit found is never late, and the
+distance there is at most 2·``tolerance`` (the advancement stops within ``tolerance``; its
+fallback for a grazing approach bisects to a bracket ``tolerance`` wide and keeps the safe
+end), so it is at most 2·``tolerance`` / |translation| early in fraction. At the hit the closest
+features of the two cores (:func:`~physbook.collision.core_distance.core_closest`) give the
+normal: the face normal of the world shape's edge (a vertex of the moving shape meets it),
+minus the moving shape's own face normal (an edge of the moving shape meets a vertex), or
+the direction between two vertices. The point is the world shape's surface point there.
+
+A shape that is already within ``tolerance`` of the moving one at the start is hit at
+fraction 0. If they overlap, the normal is the one that pushes the moving shape out
+(the contact manifold's, :func:`~physbook.collision.manifold.collide`), as Box2D's cast
+does; a character mover that wants to move out of what it overlaps skips those shapes
+(:mod:`physbook.character`).
+
+A chain segment is one-sided, as for rays and contacts: a moving shape whose centroid
+starts behind it (on the left looking from point1 to point2) passes through it.
+Sensors are never hit, and a ``filter`` keeps only the shapes it would collide with.
+
+*Overlap* asks which shapes the shape, placed once, overlaps or touches: the tree's shapes
+under its box, kept when the distance of the two (``convex_distance``, exact for convex
+shapes) is 0. Segments and chain segments overlap what they touch, from either side.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from physbook import _check
+from physbook._jit import njit
+from physbook.collision.core_distance import (
+    EDGE_VERTEX,
+    VERTEX_EDGE,
+    convex_distance,
+    core_closest,
+)
+from physbook.collision.manifold import collide
+from physbook.collision.toi import (
+    FAILED_CODE,
+    HIT_CODE,
+    OVERLAPPED_CODE,
+    SEPARATED_CODE,
+    advance,
+    core,
+    pose_both,
+    work_arrays,
+)
+from physbook.constants import TOI_TOLERANCE_FRACTION
+from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
+from physbook.geometry.shape_table import core_count
+from physbook.geometry.shapes import Circle, Polygon
+from physbook.kinds import CHAIN_SEGMENT
+from physbook.queries import allowed, query_filter
+from physbook.vecmath.vec import Transform
+
+#: The shapes that may be cast or tested for overlap.
+CASTABLE = (Circle, Polygon, Capsule, Segment, ChainSegment)
+
+
+class CastHit(NamedTuple):
+    """Where a cast shape first touches a shape of the world: that shape (``body``,
+    ``shape``, ``shape_id``), the world ``point`` (m) on its surface, its unit outward
+    ``normal`` there (towards the cast shape), and the ``fraction`` of the translation
+    travelled (0 to 1)."""
+
+    body: object
+    shape: object
+    shape_id: int
+    point: np.ndarray
+    normal: np.ndarray
+    fraction: float
+
+
+class MovingShape(NamedTuple):
+    """A shape as the cast kernels take it: its core ``points`` and edge ``normals`` in
+    the world at the start (rotated and placed), its ``radius``, and the ``tolerance`` (m)
+    of its time of impact."""
+
+    points: np.ndarray
+    normals: np.ndarray
+    radius: float
+    tolerance: float
+
+
+def checked_shape(shape, name: str = "shape"):
+    """A single castable shape, or TypeError (a Chain is told to give one segment)."""
+    if isinstance(shape, Chain):
+        raise TypeError(f"{name} must be a single shape, got a Chain: give one of its "
+                        ".segments")
+    return _check.instance(shape, name, CASTABLE,
+                           "a Circle, Polygon, Capsule, Segment or ChainSegment")
+
+
+def moving_shape(shape, position, angle: float) -> MovingShape:
+    """The shape's core placed at ``position`` (m) turned by ``angle`` (rad), and the
+    tolerance of its casts: :data:`~physbook.constants.TOI_TOLERANCE_FRACTION` of its size
+    (the farthest point of the shape from the middle of its core), at least that of 1 m."""
+    points, normals, radius = core(shape)
+    cosine, sine = math.cos(angle), math.sin(angle)
+    turn = np.array([[cosine, -sine], [sine, cosine]])
+    placed = points @ turn.T + position
+    turned = normals @ turn.T + 0.0
+    middle = points.mean(axis=0)
+    size = float(np.max(np.hypot(*(points - middle).T))) + radius
+    return MovingShape(placed, turned, radius, TOI_TOLERANCE_FRACTION * max(size, 1.0))
+
+
+@njit
+def _posed_row(vertices, normals, start, end, origin_x, origin_y, angle, points, turned):
+    """Place rows ``start:end`` of a shape (body coordinates) into the world:
+    p = origin + R(θ)·p_local, n = R(θ)·n_local. Returns the point count."""
+    cosine = math.cos(angle)
+    sine = math.sin(angle)
+    for k in range(end - start):
+        x = vertices[start + k, 0]
+        y = vertices[start + k, 1]
+        points[k, 0] = origin_x + cosine * x - sine * y
+        points[k, 1] = origin_y + sine * x + cosine * y
+        turned[k, 0] = cosine * normals[start + k, 0] - sine * normals[start + k, 1]
+        turned[k, 1] = sine * normals[start + k, 0] + cosine * normals[start + k, 1]
+    return end - start
+
+
+@njit
+def _behind_chain(points, vertices, normals, start, origin_x, origin_y, angle):
+    """Whether the centroid of the moving core ``points`` (world) lies behind the chain
+    segment whose rows start at ``start``: n₁·(c − p₁) < 0, its front normal n₁."""
+    cx = 0.0
+    cy = 0.0
+    for k in range(points.shape[0]):
+        cx += points[k, 0]
+        cy += points[k, 1]
+    cx /= points.shape[0]
+    cy /= points.shape[0]
+    cosine = math.cos(angle)
+    sine = math.sin(angle)
+    px = origin_x + cosine * vertices[start, 0] - sine * vertices[start, 1]
+    py = origin_y + sine * vertices[start, 0] + cosine * vertices[start, 1]
+    nx = cosine * normals[start, 0] - sine * normals[start, 1]
+    ny = sine * normals[start, 0] + cosine * normals[start, 1]
+    return nx * (cx - px) + ny * (cy - py) < 0.0
+
+
+@njit
+def _gap(moving, motion, other, still, t, work):
+    """The distance of the two shapes at fraction t of the cast (m)."""
+    points_a, turned_a, points_b, turned_b = work
+    count_a, count_b = pose_both(moving, motion, other, still, t, work)
+    return convex_distance(points_a[:count_a], turned_a[:count_a], moving[2],
+                           points_b[:count_b], turned_b[:count_b], other[2])
+
+
+@njit
+def first_touch(moving, motion, other, still, t_max, tolerance, bound, work, trace):
+    """The first fraction ≤ ``t_max`` at which the moving shape comes within
+    ``tolerance`` of the still one: (state code, fraction).
+
+    Conservative advancement first. It creeps when the motion grazes the other shape (each
+    step closes only the part of the gap the motion points into), and may give up before
+    it gets there; then, since the distance d(t) of two convex shapes is convex along a
+    translation, a ternary search over the rest of the cast finds its least value, and if
+    that is within ``tolerance`` a bisection between the last safe fraction and it finds
+    the first touch (d decreases all the way there)."""
+    state, fraction, _ = advance(moving, motion, other, still, t_max, 0.0, tolerance, bound,
+                                 work, trace)
+    if state != FAILED_CODE:
+        return state, fraction
+    low = fraction
+    high = t_max
+    touching = -1.0
+    for _ in range(200):
+        if (high - low) * bound <= tolerance:
+            break
+        third = (high - low) / 3.0
+        left = low + third
+        right = high - third
+        gap_left = _gap(moving, motion, other, still, left, work)
+        if gap_left <= tolerance:
+            touching = left
+            break
+        gap_right = _gap(moving, motion, other, still, right, work)
+        if gap_right <= tolerance:
+            touching = right
+            break
+        if gap_left < gap_right:
+            high = right
+        else:
+            low = left
+    if touching < 0.0:
+        middle = 0.5 * (low + high)
+        if _gap(moving, motion, other, still, middle, work) > tolerance:
+            return SEPARATED_CODE, t_max
+        touching = middle
+    low = fraction  # apart by more than the tolerance: advancement stepped there safely
+    high = touching
+    while (high - low) * bound > tolerance:
+        middle = 0.5 * (low + high)
+        if _gap(moving, motion, other, still, middle, work) > tolerance:
+            low = middle
+        else:
+            high = middle
+    return HIT_CODE, low
+
+
+@njit
+def cast_rows(shapes, origins, angles, rows, points, normals, radius, dx, dy, tolerance,
+              first_only, work):
+    """The time of impact of the core ``points``/``normals``/``radius`` (world, at the
+    start) moved by (dx, dy) against each shape of ``rows``: (fraction (−1: no hit), state
+    code) per row. With ``first_only`` each advancement stops at the best fraction found so
+    far (the rows beyond it read −1). A chain segment the moving centroid starts behind is
+    not hit."""
+    _, kind, body, radii, vertex_start, vertex_count, vertices, shape_normals = shapes
+    fractions = np.full(rows.shape[0], -1.0)
+    states = np.zeros(rows.shape[0], np.int64)
+    # The moving core is given in the world: its sweep goes from (0, 0) to (dx, dy).
+    motion = np.array([0.0, 0.0, dx, dy, 0.0, 0.0, 0.0, 0.0])
+    moving = (points, normals, radius)
+    bound = math.hypot(dx, dy)
+    no_trace = np.zeros(0)
+    t_max = 1.0
+    for k in range(rows.shape[0]):
+        s = rows[k]
+        b = body[s]
+        start = vertex_start[s]
+        end = start + core_count(kind[s], vertex_count[s])
+        if kind[s] == CHAIN_SEGMENT and _behind_chain(points, vertices, shape_normals, start,
+                                                      origins[b, 0], origins[b, 1],
+                                                      angles[b]):
+            continue
+        # The world shape stands still: its sweep is its pose, twice.
+        still = np.array([origins[b, 0], origins[b, 1], origins[b, 0], origins[b, 1],
+                          angles[b], angles[b], 0.0, 0.0])
+        other = (vertices[start:end], shape_normals[start:end], radii[s])
+        state, fraction = first_touch(moving, motion, other, still, t_max, tolerance, bound,
+                                      work, no_trace)
+        if state == HIT_CODE or state == OVERLAPPED_CODE:
+            fractions[k] = fraction
+            states[k] = state
+            if first_only:
+                t_max = max(fraction, 1e-300)
+    return fractions, states
+
+
+@njit
+def contact_at(shapes, origins, angles, row, points, normals, radius, x, y):
+    """The normal and point where the core ``points``/``normals``/``radius`` (world, moved
+    by (x, y)) touches the shape ``row``: (nx, ny, px, py, found). The normal is the shape's
+    outward normal towards the moving one, from the closest features of the two cores; the
+    point is on the shape's surface. ``found`` is False when the cores overlap (the
+    features then say nothing)."""
+    _, kind, body, radii, vertex_start, vertex_count, vertices, shape_normals = shapes
+    b = body[row]
+    start = vertex_start[row]
+    count = core_count(kind[row], vertex_count[row])
+    other = np.empty((count, 2))
+    other_normals = np.empty((count, 2))
+    _posed_row(vertices, shape_normals, start, start + count, origins[b, 0], origins[b, 1],
+               angles[b], other, other_normals)
+    moved = points.copy()
+    for k in range(moved.shape[0]):
+        moved[k, 0] += x
+        moved[k, 1] += y
+    gap, feature, index_a, index_b, fraction = core_closest(moved, moved.shape[0], other,
+                                                            count)
+    if gap <= 0.0:
+        return 0.0, 0.0, 0.0, 0.0, False
+    nx = 0.0
+    ny = 0.0
+    if feature == VERTEX_EDGE:
+        nx = other_normals[index_b, 0]
+        ny = other_normals[index_b, 1]
+        j = index_b + 1 if index_b + 1 < count else 0
+        qx = other[index_b, 0] + fraction * (other[j, 0] - other[index_b, 0])
+        qy = other[index_b, 1] + fraction * (other[j, 1] - other[index_b, 1])
+    elif feature == EDGE_VERTEX:
+        nx = -normals[index_a, 0]
+        ny = -normals[index_a, 1]
+        qx = other[index_b, 0]
+        qy = other[index_b, 1]
+    else:  # VERTEX_VERTEX: along the line between the two vertices
+        qx = other[index_b, 0]
+        qy = other[index_b, 1]
+        nx = moved[index_a, 0] - qx
+        ny = moved[index_a, 1] - qy
+        length = math.hypot(nx, ny)
+        nx /= length
+        ny /= length
+    r = radii[row]
+    return nx, ny, qx + r * nx, qy + r * ny, True
+
+
+@njit
+def overlapping(shapes, origins, angles, rows, points, normals, radius):
+    """Whether the core ``points``/``normals``/``radius`` (world) overlaps or touches each
+    shape of ``rows``: their distance is 0 (:func:`convex_distance`)."""
+    _, kind, body, radii, vertex_start, vertex_count, vertices, shape_normals = shapes
+    keep = np.zeros(rows.shape[0], np.bool_)
+    largest = 1
+    for k in range(rows.shape[0]):
+        largest = max(largest, vertex_count[rows[k]])
+    other = np.empty((largest, 2))
+    other_normals = np.empty((largest, 2))
+    for k in range(rows.shape[0]):
+        s = rows[k]
+        b = body[s]
+        start = vertex_start[s]
+        count = _posed_row(vertices, shape_normals, start,
+                           start + core_count(kind[s], vertex_count[s]), origins[b, 0],
+                           origins[b, 1], angles[b], other, other_normals)
+        keep[k] = convex_distance(points, normals, radius, other[:count],
+                                  other_normals[:count], radii[s]) <= 0.0
+    return keep
+
+
+# --- through a world's query index -----------------------------------------------------
+
+
+def _swept_box(shape, transform: Transform, translation) -> tuple[np.ndarray, np.ndarray]:
+    """The box of the shape at the start and at the end of the translation, joined."""
+    box = shape.aabb(transform)
+    lower = np.minimum(box.lower, box.lower + translation)
+    upper = np.maximum(box.upper, box.upper + translation)
+    return lower, upper
+
+
+def _checked_pose(shape, position, angle, name_shape: str = "shape"):
+    shape = checked_shape(shape, name_shape)
+    position = _check.vector(position, "position")
+    angle = _check.finite_scalar(angle, "angle")
+    return shape, position, angle
+
+
+def candidate_rows(queries, lower, upper, shape_filter, skip_body: int = -1) -> tuple:
+    """(rows of the shapes whose boxes meet the box ``lower``–``upper`` that a query with
+    ``shape_filter`` may report (never sensors) and that are not of body row
+    ``skip_body``, the query tree's origins)."""
+    tree, origins = queries.refreshed()
+    shapes = queries._shapes
+    rows = allowed(shapes, tree.query(lower, upper), shape_filter)
+    if skip_body >= 0:
+        rows = rows[shapes.arrays.body[rows] != skip_body]
+    return rows, origins
+
+
+def cast_hits(queries, shape, position, angle: float, translation, shape_filter,
+              first_only: bool, skip_body: int = -1, skip_rows=None) -> list[CastHit]:
+    """The hits of a checked cast through a :class:`~physbook.queries.QueryIndex`,
+    nearest first (only the nearest with ``first_only``); ``skip_body`` (a body row) and
+    ``skip_rows`` (shape rows) are left out."""
+    bodies, shapes = queries._bodies, queries._shapes
+    if np.hypot(*translation) <= 0.0:
+        raise ValueError("translation must not be zero: a cast needs a direction and a "
+                         "length (use overlap_shape for a shape standing still)")
+    lower, upper = _swept_box(shape, Transform(position, angle), translation)
+    rows, origins = candidate_rows(queries, lower, upper, shape_filter, skip_body)
+    if skip_rows is not None and len(rows):
+        rows = rows[~np.isin(rows, skip_rows)]
+    if not len(rows):
+        return []
+    moving = moving_shape(shape, position, angle)
+    arrays = shapes.arrays
+    work = work_arrays(max(int(arrays.vertex_count[rows].max()), len(moving.points)))
+    fractions, states = cast_rows(arrays, origins, bodies.arrays.angles, rows, moving.points,
+                                  moving.normals, moving.radius, float(translation[0]),
+                                  float(translation[1]), moving.tolerance, first_only, work)
+    hit = fractions >= 0.0
+    rows, fractions, states = rows[hit], fractions[hit], states[hit]
+    order = np.lexsort((rows, fractions))
+    if first_only:
+        order = order[:1]
+    return [_hit(queries, shape, position, angle, translation, moving, int(rows[k]),
+                 float(fractions[k]))
+            for k in order]
+
+
+def _hit(queries, shape, position, angle, translation, moving: MovingShape, row: int,
+         fraction: float) -> CastHit:
+    """The :class:`CastHit` of shape ``row`` at ``fraction``: normal and point from the
+    closest features, or from the contact manifold when the shapes overlap there."""
+    bodies, shapes = queries._bodies, queries._shapes
+    tree, origins = queries.refreshed()
+    offset = fraction * translation
+    nx, ny, px, py, found = contact_at(shapes.arrays, origins, bodies.arrays.angles, row,
+                                       moving.points, moving.normals, moving.radius,
+                                       float(offset[0]), float(offset[1]))
+    if found:
+        normal, point = np.array([nx, ny]), np.array([px, py])
+    else:
+        # The cores overlap: the manifold's normal (from the cast shape to the world's)
+        # reversed pushes the cast shape out; its deepest point is the point.
+        body = int(shapes.arrays.body[row])
+        other = shapes.shape(row)
+        manifold = collide(shape, Transform(position + offset, angle), other,
+                           Transform(origins[body].copy(), float(bodies.arrays.angles[body])))
+        if manifold is None:  # touching within rounding: face the way it came from
+            normal = -translation / np.hypot(*translation)
+            point = position + offset
+        else:
+            normal = -manifold.normal
+            point = manifold.points[int(np.argmax(manifold.depths))]
+    ref = queries._shape_ref(row)
+    return CastHit(ref.body, ref.shape, ref.shape_id, point, normal + 0.0, fraction)
+
+
+def overlap_rows(queries, shape, position, angle: float, shape_filter,
+                 skip_body: int = -1) -> np.ndarray:
+    """Rows (sorted) of the shapes a checked shape, placed at ``position`` and ``angle``,
+    overlaps or touches; body row ``skip_body`` is left out."""
+    bodies, shapes = queries._bodies, queries._shapes
+    box = shape.aabb(Transform(position, angle))
+    rows, origins = candidate_rows(queries, box.lower, box.upper, shape_filter, skip_body)
+    if not len(rows):
+        return rows
+    rows = np.sort(rows)
+    placed = moving_shape(shape, position, angle)
+    keep = overlapping(shapes.arrays, origins, bodies.arrays.angles, rows, placed.points,
+                       placed.normals, placed.radius)
+    return rows[keep]
+
+
+# --- the public functions --------------------------------------------------------------
+
+
+def _queries(world):
+    # The world's QueryIndex: the tree its other queries walk, kept up to date.
+    return world._queries
+
+
+def cast_shape(world, shape, position, angle: float, translation,
+               filter=None) -> CastHit | None:  # noqa: A002 (the queries' name for it)
+    """The first shape of ``world`` that ``shape`` touches when moved by ``translation``.
+
+    Parameters
+    ----------
+    world
+        The :class:`~physbook.world.World` to cast through.
+    shape
+        A Circle, Polygon (sharp or rounded), Capsule, Segment or ChainSegment, in its own
+        body coordinates.
+    position, angle
+        The pose of those body coordinates at the start (m, rad); the shape does not turn.
+    translation
+        Its motion (m), not zero.
+    filter
+        Only shapes this :class:`~physbook.geometry.shape_filter.Filter` would collide with
+        are hit (None: all). Sensors never are.
+
+    Returns
+    -------
+    CastHit or None
+        The shape hit first, the point and normal of the touch and the fraction of the
+        translation travelled: never late, and the shapes are then at most 2·tol apart,
+        tol = ``TOI_TOLERANCE_FRACTION`` × max(the shape's size, 1 m). A shape touched or
+        overlapped at the start is hit at fraction 0 (see the module docstring). None if
+        nothing is in the way.
+    """
+    shape, position, angle = _checked_pose(shape, position, angle)
+    translation = _check.vector(translation, "translation")
+    hits = cast_hits(_queries(world), shape, position, angle, translation,
+                     query_filter(filter), first_only=True)
+    return hits[0] if hits else None
+
+
+def cast_shape_all(world, shape, position, angle: float, translation,
+                   filter=None) -> list[CastHit]:  # noqa: A002
+    """Every shape of ``world`` that ``shape`` touches along ``translation``, nearest
+    first, each at its own first touch (see :func:`cast_shape`)."""
+    shape, position, angle = _checked_pose(shape, position, angle)
+    translation = _check.vector(translation, "translation")
+    return cast_hits(_queries(world), shape, position, angle, translation,
+                     query_filter(filter), first_only=False)
+
+
+def overlap_shape(world, shape, position, angle: float = 0.0,
+                  filter=None) -> list:  # noqa: A002
+    """The shapes of ``world`` that ``shape``, placed at ``position`` and ``angle`` (m,
+    rad), overlaps or touches, as :class:`~physbook.queries.ShapeRef` s ordered by shape
+    id. ``filter``: only shapes it would collide with; sensors never."""
+    shape, position, angle = _checked_pose(shape, position, angle)
+    queries = _queries(world)
+    rows = overlap_rows(queries, shape, position, angle, query_filter(filter))
+    return [queries._shape_ref(int(row)) for row in rows]
