@@ -142,7 +142,7 @@ def _posed_row(vertices, normals, start, end, origin_x, origin_y, angle, points,
 
 
 @njit
-def _behind_chain(points, vertices, normals, start, origin_x, origin_y, angle):
+def behind_chain(points, vertices, normals, start, origin_x, origin_y, angle):
     """Whether the centroid of the moving core ``points`` (world) lies behind the chain
     segment whose rows start at ``start``: n₁·(c − p₁) < 0, its front normal n₁."""
     cx = 0.0
@@ -244,7 +244,7 @@ def cast_rows(shapes, origins, angles, rows, points, normals, radius, dx, dy, to
         b = body[s]
         start = vertex_start[s]
         end = start + core_count(kind[s], vertex_count[s])
-        if kind[s] == CHAIN_SEGMENT and _behind_chain(points, vertices, shape_normals, start,
+        if kind[s] == CHAIN_SEGMENT and behind_chain(points, vertices, shape_normals, start,
                                                       origins[b, 0], origins[b, 1],
                                                       angles[b]):
             continue
@@ -265,10 +265,12 @@ def cast_rows(shapes, origins, angles, rows, points, normals, radius, dx, dy, to
 @njit
 def contact_at(shapes, origins, angles, row, points, normals, radius, x, y):
     """The normal and point where the core ``points``/``normals``/``radius`` (world, moved
-    by (x, y)) touches the shape ``row``: (nx, ny, px, py, found). The normal is the shape's
-    outward normal towards the moving one, from the closest features of the two cores; the
-    point is on the shape's surface. ``found`` is False when the cores overlap (the
-    features then say nothing)."""
+    by (x, y)) touches the shape ``row``: (nx, ny, px, py, core gap (m), feature, found).
+    The normal is the shape's outward normal towards the moving one, from the closest
+    features of the two cores (``feature``, a kind of
+    :func:`~physbook.collision.core_distance.core_closest`: VERTEX_EDGE means a face of
+    the shape); the point is on the shape's surface. ``found`` is False when the cores
+    overlap (the features then say nothing)."""
     _, kind, body, radii, vertex_start, vertex_count, vertices, shape_normals = shapes
     b = body[row]
     start = vertex_start[row]
@@ -284,7 +286,7 @@ def contact_at(shapes, origins, angles, row, points, normals, radius, x, y):
     gap, feature, index_a, index_b, fraction = core_closest(moved, moved.shape[0], other,
                                                             count)
     if gap <= 0.0:
-        return 0.0, 0.0, 0.0, 0.0, False
+        return 0.0, 0.0, 0.0, 0.0, gap, feature, False
     nx = 0.0
     ny = 0.0
     if feature == VERTEX_EDGE:
@@ -307,7 +309,7 @@ def contact_at(shapes, origins, angles, row, points, normals, radius, x, y):
         nx /= length
         ny /= length
     r = radii[row]
-    return nx, ny, qx + r * nx, qy + r * ny, True
+    return nx, ny, qx + r * nx, qy + r * ny, gap, feature, True
 
 
 @njit
@@ -401,7 +403,7 @@ def _hit(queries, shape, position, angle, translation, moving: MovingShape, row:
     bodies, shapes = queries._bodies, queries._shapes
     tree, origins = queries.refreshed()
     offset = fraction * translation
-    nx, ny, px, py, found = contact_at(shapes.arrays, origins, bodies.arrays.angles, row,
+    nx, ny, px, py, _, _, found = contact_at(shapes.arrays, origins, bodies.arrays.angles, row,
                                        moving.points, moving.normals, moving.radius,
                                        float(offset[0]), float(offset[1]))
     if found:
