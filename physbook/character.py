@@ -388,6 +388,8 @@ class CharacterMover:
         else:
             self._own = self._own + self._world.gravity * dt
             delta = (self._own + [walk, 0.0]) * dt
+        if not np.all(np.isfinite(position + delta)):
+            raise ValueError(f"velocity {velocity} over dt {dt} moves too far for a float")
         end, pressed = self._slide(position, delta, dt)
         self._own = clip_velocity(self._own, pressed)
         found = None
@@ -401,6 +403,8 @@ class CharacterMover:
             self._own = np.zeros(2)
         self._ground = found
         displacement = end - position
+        if not np.all(np.isfinite(displacement / dt)):
+            raise ValueError(f"dt {dt} is too short for the displacement {displacement}")
         self._velocity = displacement / dt
         self._body.velocity = self._velocity
         return displacement

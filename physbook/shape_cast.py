@@ -213,7 +213,9 @@ def first_touch(moving, motion, other, still, t_max, tolerance, bound, work, tra
         touching = middle
     low = fraction  # apart by more than the tolerance: advancement stepped there safely
     high = touching
-    while (high - low) * bound > tolerance:
+    for _ in range(200):  # each halving at least halves the bracket: 200 reach rounding
+        if (high - low) * bound <= tolerance:
+            break
         middle = 0.5 * (low + high)
         if _gap(moving, motion, other, still, middle, work) > tolerance:
             low = middle
@@ -371,9 +373,12 @@ def cast_hits(queries, shape, position, angle: float, translation, shape_filter,
     nearest first (only the nearest with ``first_only``); ``skip_body`` (a body row) and
     ``skip_rows`` (shape rows) are left out."""
     bodies, shapes = queries._bodies, queries._shapes
-    if np.hypot(*translation) <= 0.0:
+    length = float(np.hypot(*translation))
+    if length <= 0.0:
         raise ValueError("translation must not be zero: a cast needs a direction and a "
                          "length (use overlap_shape for a shape standing still)")
+    if not np.isfinite(length) or not np.all(np.isfinite(position + translation)):
+        raise ValueError(f"translation is too long for a float: {translation}")
     lower, upper = _swept_box(shape, Transform(position, angle), translation)
     rows, origins = candidate_rows(queries, lower, upper, shape_filter, skip_body)
     if skip_rows is not None and len(rows):
