@@ -30,8 +30,9 @@ fraction 0. If they overlap, the normal is the one that pushes the moving shape 
 does; a character mover that wants to move out of what it overlaps skips those shapes
 (:mod:`physbook.character`).
 
-A chain segment is one-sided, as for rays and contacts: a moving shape whose centroid
-starts behind it (on the left looking from point1 to point2) passes through it.
+A chain segment is one-sided, as for rays and contacts: a moving shape whose middle (the
+mean of its core points) starts behind it (on the left looking from point1 to point2)
+passes through it.
 Sensors are never hit, and a ``filter`` keeps only the shapes it would collide with.
 
 *Overlap* asks which shapes the shape, placed once, overlaps or touches: the tree's shapes
@@ -143,8 +144,9 @@ def _posed_row(vertices, normals, start, end, origin_x, origin_y, angle, points,
 
 @njit
 def behind_chain(points, vertices, normals, start, origin_x, origin_y, angle):
-    """Whether the centroid of the moving core ``points`` (world) lies behind the chain
-    segment whose rows start at ``start``: n₁·(c − p₁) < 0, its front normal n₁."""
+    """Whether the middle c of the core ``points`` (world; the mean of the points) lies
+    behind the chain segment whose rows start at ``start``: n₁·(c − p₁) < 0, its front
+    normal n₁."""
     cx = 0.0
     cy = 0.0
     for k in range(points.shape[0]):
@@ -230,8 +232,8 @@ def cast_rows(shapes, origins, angles, rows, points, normals, radius, dx, dy, to
     """The time of impact of the core ``points``/``normals``/``radius`` (world, at the
     start) moved by (dx, dy) against each shape of ``rows``: (fraction (−1: no hit), state
     code) per row. With ``first_only`` each advancement stops at the best fraction found so
-    far (the rows beyond it read −1). A chain segment the moving centroid starts behind is
-    not hit."""
+    far (the rows beyond it read −1). A chain segment the moving core's middle starts behind
+    is not hit."""
     _, kind, body, radii, vertex_start, vertex_count, vertices, shape_normals = shapes
     fractions = np.full(rows.shape[0], -1.0)
     states = np.zeros(rows.shape[0], np.int64)
@@ -340,12 +342,12 @@ def overlapping(shapes, origins, angles, rows, points, normals, radius):
 # --- through a world's query index -----------------------------------------------------
 
 
-def _swept_box(shape, transform: Transform, translation) -> tuple[np.ndarray, np.ndarray]:
-    """The box of the shape at the start and at the end of the translation, joined."""
-    box = shape.aabb(transform)
-    lower = np.minimum(box.lower, box.lower + translation)
-    upper = np.maximum(box.upper, box.upper + translation)
-    return lower, upper
+def _swept_box(moving: MovingShape, translation) -> tuple[np.ndarray, np.ndarray]:
+    """The box of the placed shape at the start and at the end of the translation,
+    joined: its core points' extent grown by its radius."""
+    lower = moving.points.min(axis=0) - moving.radius
+    upper = moving.points.max(axis=0) + moving.radius
+    return np.minimum(lower, lower + translation), np.maximum(upper, upper + translation)
 
 
 def _checked_pose(shape, position, angle, name_shape: str = "shape"):
@@ -379,13 +381,13 @@ def cast_hits(queries, shape, position, angle: float, translation, shape_filter,
                          "length (use overlap_shape for a shape standing still)")
     if not np.isfinite(length) or not np.all(np.isfinite(position + translation)):
         raise ValueError(f"translation is too long for a float: {translation}")
-    lower, upper = _swept_box(shape, Transform(position, angle), translation)
+    moving = moving_shape(shape, position, angle)
+    lower, upper = _swept_box(moving, translation)
     rows, origins = candidate_rows(queries, lower, upper, shape_filter, skip_body)
     if skip_rows is not None and len(rows):
         rows = rows[~np.isin(rows, skip_rows)]
     if not len(rows):
         return []
-    moving = moving_shape(shape, position, angle)
     arrays = shapes.arrays
     work = work_arrays(max(int(arrays.vertex_count[rows].max()), len(moving.points)))
     fractions, states = cast_rows(arrays, origins, bodies.arrays.angles, rows, moving.points,
@@ -396,21 +398,21 @@ def cast_hits(queries, shape, position, angle: float, translation, shape_filter,
     order = np.lexsort((rows, fractions))
     if first_only:
         order = order[:1]
-    return [_hit(queries, shape, position, angle, translation, moving, int(rows[k]),
-                 float(fractions[k]))
+    return [_hit(queries, origins, shape, position, angle, translation, moving,
+                 int(rows[k]), float(fractions[k]))
             for k in order]
 
 
-def _hit(queries, shape, position, angle, translation, moving: MovingShape, row: int,
-         fraction: float) -> CastHit:
+def _hit(queries, origins, shape, position, angle, translation, moving: MovingShape,
+         row: int, fraction: float) -> CastHit:
     """The :class:`CastHit` of shape ``row`` at ``fraction``: normal and point from the
     closest features, or from the contact manifold when the shapes overlap there."""
     bodies, shapes = queries._bodies, queries._shapes
-    tree, origins = queries.refreshed()
     offset = fraction * translation
-    nx, ny, px, py, _, _, found = contact_at(shapes.arrays, origins, bodies.arrays.angles, row,
-                                       moving.points, moving.normals, moving.radius,
-                                       float(offset[0]), float(offset[1]))
+    nx, ny, px, py, _, _, found = contact_at(shapes.arrays, origins, bodies.arrays.angles,
+                                             row, moving.points, moving.normals,
+                                             moving.radius, float(offset[0]),
+                                             float(offset[1]))
     if found:
         normal, point = np.array([nx, ny]), np.array([px, py])
     else:
@@ -435,12 +437,13 @@ def overlap_rows(queries, shape, position, angle: float, shape_filter,
     """Rows (sorted) of the shapes a checked shape, placed at ``position`` and ``angle``,
     overlaps or touches; body row ``skip_body`` is left out."""
     bodies, shapes = queries._bodies, queries._shapes
-    box = shape.aabb(Transform(position, angle))
-    rows, origins = candidate_rows(queries, box.lower, box.upper, shape_filter, skip_body)
+    placed = moving_shape(shape, position, angle)
+    rows, origins = candidate_rows(queries, placed.points.min(axis=0) - placed.radius,
+                                   placed.points.max(axis=0) + placed.radius, shape_filter,
+                                   skip_body)
     if not len(rows):
         return rows
     rows = np.sort(rows)
-    placed = moving_shape(shape, position, angle)
     keep = overlapping(shapes.arrays, origins, bodies.arrays.angles, rows, placed.points,
                        placed.normals, placed.radius)
     return rows[keep]
