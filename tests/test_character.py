@@ -316,3 +316,24 @@ def test_the_plane_solver_finds_the_nearest_displacement_in_front_of_every_plane
         np.testing.assert_allclose(delta, best.x, atol=1e-6)
         # The planes that hold it back are the ones it lies on, pushed.
         assert np.all(np.abs(normals[held] @ delta - offsets[held]) <= 1e-9)
+
+
+def test_a_jump_under_a_ceiling_stops_there_and_falls_from_rest():
+    world = pb.World(gravity=(0.0, -G))
+    world.add_body(pb.Chain([(20.0, 0.0), (10.0, 0.0), (-10.0, 0.0), (-20.0, 0.0)]),
+                   kind="static")
+    world.add_body(pb.Polygon.box(3.0, 0.1, center=(0.0, 2.6)), kind="static")
+    mover = CharacterMover(world, CAPSULE, (0.0, STAND + 1e-3))
+    run(world, mover, (0.0, 0.0), 5)
+    heights = np.array([p[1] for p in run(world, mover, (0.0, 6.0), 1)
+                        + run(world, mover, (0.0, 0.0), 60)])
+    # The head (0.5 + R above the origin) stops at the ceiling's underside, y = 2.5 ...
+    top = 2.5 - STAND
+    assert heights.max() <= top + 1e-9
+    (first,) = np.flatnonzero(np.abs(heights - top) <= 1e-9)[:1]
+    # ... where its upward velocity is clipped away: it falls from rest, symplectic Euler.
+    k = np.arange(1, len(heights) - first)
+    falling = top - G * H**2 * k * (k + 1) / 2
+    above = falling > STAND
+    np.testing.assert_allclose(heights[first + 1:][above], falling[above], atol=1e-9)
+    assert mover.on_ground and heights[-1] == pytest.approx(STAND, abs=1e-6)
