@@ -122,7 +122,7 @@ def contact_events_into(contacts, saved, dt, hit_speed, events, touching):
     keys = events.keys
     touch_count, hit_count = contact_states_into(
         contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
-        contacts.points, contacts.depths, saved.centers, saved.velocities,
+        contacts.points, contacts.depths, contacts.flags, saved.centers, saved.velocities,
         saved.angular_velocities, dt, hit_speed, keys, events.hit_ids, events.hit_points,
         events.hit_normals, events.hit_speeds)
     if touch_count != touching.shape[0]:

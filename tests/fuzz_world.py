@@ -65,8 +65,7 @@ def _contact_update(argument: str):
         bodies, shapes = world.bodies.arrays, world.shapes.arrays
         arguments = {"pairs": np.array([[0, 1]]), "shapes": shapes,
                      "origins": bodies.origins, "angles": bodies.angles,
-                     "restitutions": bodies.restitutions, "frictions": bodies.frictions,
-                     "margins": None}
+                     "surfaces": world.shapes.surfaces, "margins": None}
         arguments[argument] = bad
         ContactTable().update(**arguments)
     return call
@@ -196,7 +195,7 @@ CASES = [
     _solver_step(2, "gravity"),
     _solver_step(3, "dt"),
     *(Case("ContactTable.update", name, _contact_update(name)) for name in (
-        "pairs", "shapes", "origins", "angles", "restitutions", "frictions", "margins")),
+        "pairs", "shapes", "origins", "angles", "surfaces", "margins")),
     Case("ContactTable", "capacity", lambda bad: ContactTable(bad)),
     Case("Recording.frame", "k", _recording_frame),
 ]

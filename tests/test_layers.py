@@ -34,6 +34,7 @@ LAYER_OF_PREFIX = {
     "physbook.queries": "world",
     "physbook.events": "world",
     "physbook.event_log": "world",
+    "physbook.contact_hooks": "world",
     "physbook.continuous": "world",
     "physbook.compiled_step": "world",
     "physbook.stages": "world",
