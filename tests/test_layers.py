@@ -38,6 +38,8 @@ LAYER_OF_PREFIX = {
     "physbook.compiled_step": "world",
     "physbook.stages": "world",
     "physbook.scenes": "world",
+    "physbook.snapshots": "world",
+    "physbook.world_files": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",
     "physbook": "package",
