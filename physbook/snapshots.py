@@ -32,6 +32,12 @@ reads ``alive == False`` (its methods raise ``LookupError``), and its id, which 
 may get, never makes that handle alive again. A joint added after the snapshot leaves the
 world (``joint.world is None``, keeping its settings); one removed in between is back.
 Shape ids handed out after the snapshot are handed out again, as the snapshot's world would.
+One case is left: a body of the snapshot removed after it, whose id a new body then took,
+comes back with its old generation; should it be removed again later, the next body given
+that id has the new body's generation, and the new body's stale handle would name it.
+
+Nothing of a snapshot is saved in a file: :meth:`Snapshot.save` writes the world as it was
+(:mod:`physbook.world_files`), which any process loads.
 """
 
 from __future__ import annotations
@@ -41,10 +47,12 @@ import types
 
 import numpy as np
 
+from physbook import _check
 from physbook.dynamics.body import Body
 from physbook.dynamics.materials import Material
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import AABB, Immutable, MassData
+from physbook.world import World
 from physbook.world_files import save
 
 #: Attributes, by class name, that a snapshot leaves out (and a restore leaves as they are):
@@ -209,11 +217,11 @@ class Snapshot:
 
     def restore_into(self, world) -> None:
         """Put this state back into ``world`` (see :func:`restore`)."""
-        _refuse_in_callback(world, "restore")
         if world is not self._world:
             raise ValueError("snapshot was taken of another world; restore it into the "
                              "world it was taken of (save and load_world carry a world to "
                              "another process)")
+        _refuse_in_callback(world, "restore")
         bodies = world._bodies
         generations_now = bodies._generations.copy()
         live_now = bodies._slot_of_row[: bodies.count].copy()
@@ -243,6 +251,10 @@ class Snapshot:
         if not np.array_equal(live_now, self._live_slots) or not np.array_equal(
                 generations_now[: len(bodies._generations)], bodies._generations):
             _retire_new_handles(bodies, generations_now, live_now)
+
+    def restore(self) -> None:
+        """Put the world this snapshot was taken of back in its state (:func:`restore`)."""
+        self.restore_into(self._world)
 
     def save(self, path) -> None:
         """Write the world as it was at this snapshot to the file ``path``
@@ -291,14 +303,15 @@ def snapshot(world) -> Snapshot:
     It costs a copy of the world's arrays and a walk over the objects it holds (not over
     its bodies one by one).
     """
+    _check.instance(world, "world", World, "a physbook World")
     _refuse_in_callback(world, "snapshot")
     walk = _Walk()
     walk.visit(world)
     return Snapshot(world, walk)
 
 
-def restore(world, state: Snapshot) -> None:
-    """Put ``world`` back in the state ``state`` (a :class:`Snapshot` of it) holds: stepping
+def restore(world, snapshot: Snapshot) -> None:
+    """Put ``world`` back in the state ``snapshot`` (a :class:`Snapshot` of it) holds: stepping
     on gives the same states, bit for bit, as the world gave after the snapshot.
 
     Bodies and joints added since leave the world, those removed come back; handles stay
@@ -306,8 +319,8 @@ def restore(world, state: Snapshot) -> None:
     of a snapshot: those registered now stay. Raises ``ValueError`` for a snapshot of
     another world, ``RuntimeError`` inside a contact callback.
     """
-    if not isinstance(state, Snapshot):
+    if not isinstance(snapshot, Snapshot):
         raise TypeError(f"snapshot must be a Snapshot (from snapshot(world)), got "
-                        f"{type(state).__name__}")
-    state.restore_into(world)
+                        f"{type(snapshot).__name__}")
+    snapshot.restore_into(world)
 
