@@ -42,6 +42,7 @@ LAYER_OF_PREFIX = {
     "physbook.world_files": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",
+    "physbook.draw": "viz",
     "physbook": "package",
 }
 
@@ -64,7 +65,7 @@ ALLOWED = {
 }
 
 #: Third-party packages for drawing and widgets, which only ``physbook.viz`` may import.
-DRAWING = {"matplotlib", "ipywidgets", "IPython"}
+DRAWING = {"matplotlib", "ipywidgets", "IPython", "pygame"}
 
 
 def module_name(path: Path) -> str:
