@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 import time
 
+import physbook as pb
 from physbook import scenes
 from physbook.snapshots import restore, snapshot
 from physbook.world_files import world_bytes
@@ -38,6 +39,16 @@ def main() -> None:
     print(f"step                 {step_us:9.1f} us")
     print(f"snapshot             {_median_us(lambda: snapshot(world)):9.1f} us")
     print(f"restore (in place)   {_median_us(lambda: restore(world, shot)):9.1f} us")
+
+    def after_changes() -> None:
+        restore(world, shot)
+        for i in range(10):
+            world.add_body(pb.Circle(0.1), position=(0.3 * i, 60.0))
+        world.remove_body(world.bodies[5])
+        restore(world, shot)
+
+    # the adds and the removal are timed too: see the line above them for what they cost
+    print(f"add 10, remove 1, restore {_median_us(after_changes, 20):9.1f} us")
 
     def rollback() -> None:
         restore(world, shot)

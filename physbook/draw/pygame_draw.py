@@ -49,10 +49,11 @@ class PygameDraw(DebugDraw):
                 self.surface.get_height() - (float(point[1]) - self.offset[1]) * scale)
 
     def _screen_points(self, points: np.ndarray) -> list[tuple[float, float]]:
-        scale = self.pixels_per_metre
-        xs = (points[:, 0] - self.offset[0]) * scale
-        ys = self.surface.get_height() - (points[:, 1] - self.offset[1]) * scale
-        return list(zip(xs.tolist(), ys.tolist(), strict=True))
+        # a few points per shape: a Python loop costs less than numpy's calls
+        scale, height = self.pixels_per_metre, self.surface.get_height()
+        left, bottom = float(self.offset[0]), float(self.offset[1])
+        return [((x - left) * scale, height - (y - bottom) * scale)
+                for x, y in points.tolist()]
 
     def _outline(self, points: np.ndarray, style: Style) -> None:
         screen = self._screen_points(points)
@@ -72,7 +73,7 @@ class PygameDraw(DebugDraw):
         draw.line(self.surface, style.line, middle, self.to_screen(rim), self.line_width)
 
     def polygon(self, points, radius, style) -> None:
-        self._outline(rounded_outline(points, radius), style)
+        self._outline(points if radius == 0.0 else rounded_outline(points, radius), style)
 
     def capsule(self, center1, center2, radius, style) -> None:
         self._outline(rounded_outline(np.array([center1, center2]), radius), style)

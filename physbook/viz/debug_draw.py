@@ -63,7 +63,7 @@ class MatplotlibDraw(DebugDraw):
                        [center[1], center[1] + radius * math.sin(angle)], style)
 
     def polygon(self, points, radius, style) -> None:
-        self._filled(rounded_outline(points, radius), style)
+        self._filled(points if radius == 0.0 else rounded_outline(points, radius), style)
 
     def capsule(self, center1, center2, radius, style) -> None:
         self._filled(rounded_outline(np.array([center1, center2]), radius), style)
