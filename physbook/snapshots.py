@@ -36,8 +36,8 @@ One case is left: a body of the snapshot removed after it, whose id a new body t
 comes back with its old generation; should it be removed again later, the next body given
 that id has the new body's generation, and the new body's stale handle would name it.
 
-Nothing of a snapshot is saved in a file: :meth:`Snapshot.save` writes the world as it was
-(:mod:`physbook.world_files`), which any process loads.
+A snapshot lives in memory; :func:`physbook.world_files.save` writes the world as a
+snapshot holds it to a file, which any process loads.
 """
 
 from __future__ import annotations
@@ -53,7 +53,6 @@ from physbook.dynamics.materials import Material
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import AABB, Immutable, MassData
 from physbook.world import World
-from physbook.world_files import save
 
 #: Attributes, by class name, that a snapshot leaves out (and a restore leaves as they are):
 #: the functions a game registered, which belong to the program, not to the world's state.
@@ -109,11 +108,24 @@ def _owner(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _declared(item) -> tuple[str, ...]:
+    """The attributes of ``item`` declared not part of a snapshot (the callbacks)."""
+    return (*NOT_IN_SNAPSHOT.get(type(item).__name__, ()),
+            *getattr(type(item), "_NOT_IN_SNAPSHOT", ()))
+
+
+def callbacks_of(world) -> list:
+    """The values of ``world``'s attributes that hold callbacks (:data:`NOT_IN_SNAPSHOT`),
+    which neither a snapshot nor a save file holds."""
+    walk = _Walk()
+    walk.visit(world)
+    return walk.callbacks
+
+
 def _parts(item) -> tuple[frozenset, frozenset]:
     """The attribute names of ``item`` a snapshot leaves out, and those it keeps by
     reference without looking inside (caches: what ``pickle`` resets)."""
-    left_out = set(NOT_IN_SNAPSHOT.get(type(item).__name__, ()))
-    left_out.update(getattr(type(item), "_NOT_IN_SNAPSHOT", ()))
+    left_out = set(_declared(item))
     cached: set = set()
     getstate = getattr(type(item), "__getstate__", None)
     if getstate is not None and getstate is not object.__getstate__:
@@ -138,6 +150,7 @@ class _Walk:
         self.lists: list[tuple[list, tuple]] = []
         self.dicts: list[tuple[dict, dict]] = []
         self.sets: list[tuple[set, frozenset]] = []
+        self.callbacks: list = []  # the values of the attributes NOT_IN_SNAPSHOT names
 
     def visit(self, item) -> None:
         if isinstance(item, np.ndarray):
@@ -165,6 +178,8 @@ class _Walk:
                 self.sets.append((item, frozenset(item)))
         elif hasattr(item, "__dict__"):
             left_out, cached = _parts(item)
+            self.callbacks.extend(item.__dict__[name] for name in _declared(item)
+                                  if name in item.__dict__)
             kept = {name: value for name, value in item.__dict__.items()
                     if name not in left_out}
             self.objects.append((item, kept, left_out))
@@ -255,17 +270,6 @@ class Snapshot:
     def restore(self) -> None:
         """Put the world this snapshot was taken of back in its state (:func:`restore`)."""
         self.restore_into(self._world)
-
-    def save(self, path) -> None:
-        """Write the world as it was at this snapshot to the file ``path``
-        (:func:`~physbook.world_files.save`; :func:`~physbook.world_files.load_world`
-        reads it). The world itself is left as it is now."""
-        now = snapshot(self._world)
-        self.restore_into(self._world)
-        try:
-            save(self._world, path)
-        finally:
-            now.restore_into(self._world)
 
     def _detach_new_joints(self, world) -> None:
         """Joints added since the snapshot leave the world, keeping their settings."""

@@ -12,8 +12,10 @@ containers allowed: a file that names any other function or class is refused
 running code, but a crafted file may still misuse the library's own classes: load files
 you trust (your game's saves), as with any pickle.
 
-The contact callbacks registered on the world are not saved (as in a
-:class:`~physbook.snapshots.Snapshot`): a game registers them again on the loaded world.
+The callbacks registered on the world are not saved (the attributes
+:data:`physbook.snapshots.NOT_IN_SNAPSHOT` names, as a snapshot leaves them out): each
+loads empty, and a game registers its callbacks again on the loaded world. :func:`save`
+also takes a :class:`~physbook.snapshots.Snapshot`, and writes its world as it was then.
 A world with a solver or broad phase of the program's own cannot be loaded from a file
 (its class is not the library's); save those with ``pickle`` itself.
 """
@@ -25,6 +27,7 @@ import json
 import os
 import pickle
 
+from physbook.snapshots import Snapshot, callbacks_of, snapshot
 from physbook.world import World
 
 #: What the header's ``format`` says.
@@ -50,19 +53,22 @@ _ALLOWED = {
     "collections": {"OrderedDict"},
 }
 
-#: The persistent id that stands for the world's list of callbacks, which is not saved.
-_NO_HANDLERS = "handlers"
+#: What a world's callbacks load as, by the type of the container that held them.
+_EMPTY = {"list": list, "dict": dict, "set": set}
 
 
 class _WorldPickler(pickle.Pickler):
-    """Pickles a world without its callbacks (their list is written as a marker)."""
+    """Pickles a world without its callbacks: each container of them is written as a
+    marker that loads as an empty one of its type (None for anything else)."""
 
-    def __init__(self, file, handlers: list):
+    def __init__(self, file, callbacks: list):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self._handlers = handlers
+        self._callbacks = {id(value) for value in callbacks if value is not None}
 
     def persistent_id(self, obj):
-        return _NO_HANDLERS if obj is self._handlers else None
+        if id(obj) in self._callbacks:
+            return ("callbacks", type(obj).__name__)
+        return None
 
 
 class _WorldUnpickler(pickle.Unpickler):
@@ -78,8 +84,9 @@ class _WorldUnpickler(pickle.Unpickler):
                          "pickle, from files you trust)")
 
     def persistent_load(self, pid):
-        if pid == _NO_HANDLERS:
-            return []
+        if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "callbacks":
+            empty = _EMPTY.get(pid[1])
+            return None if empty is None else empty()
         raise ValueError(f"the file refers to an unknown object {pid!r}")
 
 
@@ -89,22 +96,33 @@ def _header(world) -> dict:
 
 
 def world_bytes(world) -> bytes:
-    """The bytes :func:`save` writes for ``world``."""
+    """The bytes :func:`save` writes for ``world`` (a World or a Snapshot)."""
+    if isinstance(world, Snapshot):
+        now = snapshot(world.world)  # the world as it is, put back after
+        world.restore()
+        try:
+            return world_bytes(world.world)
+        finally:
+            now.restore()
+    if not isinstance(world, World):
+        raise TypeError(f"world must be a World or a Snapshot, got {type(world).__name__}")
     if world._log.in_callback():
         raise RuntimeError("save() was called from a contact callback; save the world "
                            "after the step and its callbacks return")
     buffer = io.BytesIO()
     buffer.write(json.dumps(_header(world)).encode() + b"\n")
-    _WorldPickler(buffer, world._log._handlers).dump(world)
+    _WorldPickler(buffer, callbacks_of(world)).dump(world)
     return buffer.getvalue()
 
 
 def save(world, path: str | os.PathLike) -> None:
     """Write ``world`` to the file ``path`` (see the module docstring): :func:`load_world`
-    there or in another process gives a world that steps on bit for bit as this one. The
-    file is written whole or not at all (a temporary file renamed)."""
-    path = os.fspath(path)
+    there or in another process gives a world that steps on bit for bit as this one. Given
+    a :class:`~physbook.snapshots.Snapshot`, write its world as the snapshot holds it (the
+    world itself is left as it is). The file is written whole or not at all (a temporary
+    file renamed)."""
     data = world_bytes(world)
+    path = os.fspath(path)
     temporary = f"{path}.partial"
     with open(temporary, "wb") as file:
         file.write(data)

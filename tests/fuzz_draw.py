@@ -11,6 +11,7 @@ from fuzz_support import Case
 import physbook as pb
 from physbook.draw import DebugDraw, draw_world, rounded_outline
 from physbook.snapshots import restore, snapshot
+from physbook.world_files import save
 
 _FLAGS = ("shapes", "joints", "contacts", "aabbs", "sensors")
 
@@ -87,5 +88,6 @@ CASES: list[Case] = [
     *(Case("draw_debug", argument, _matplotlib("draw_debug", argument))
       for argument in ("ax", "world", *_FLAGS, "styles", "alpha")),
     Case("snapshot", "world", snapshot),
+    Case("save", "world", lambda bad: save(bad, os.devnull)),
     *(Case("restore", argument, _restore(argument)) for argument in ("world", "snapshot")),
 ]

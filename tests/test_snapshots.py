@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import physbook as pb
-from physbook import scenes
+from physbook import scenes, snapshots
+from physbook.event_log import EventLog
 from physbook.snapshots import Snapshot, restore, snapshot
 from physbook.world_files import FORMAT_VERSION, load_world, read_header, save
 
@@ -155,7 +156,12 @@ def test_bodies_and_joints_added_or_removed_after_a_snapshot_are_undone():
     assert not any(body.alive for body in added) and all(body.alive for body in newer)
 
 
-def test_callbacks_are_not_part_of_a_snapshot():
+@pytest.mark.parametrize("declared", ["table", "class"])
+def test_callbacks_are_not_part_of_a_snapshot(declared, monkeypatch):
+    # The callbacks' attribute is declared in the snapshots' table, or by its class.
+    if declared == "class":
+        monkeypatch.setitem(snapshots.NOT_IN_SNAPSHOT, "EventLog", ())
+        monkeypatch.setattr(EventLog, "_NOT_IN_SNAPSHOT", ("_handlers",), raising=False)
     world, dt = busy()
     shot = snapshot(world)
     began = []
@@ -233,7 +239,7 @@ def test_a_snapshot_saves_the_world_as_it_was(tmp_path):
     after = run(world, dt, 50)
     now = state(world)
     path = tmp_path / "then.physbook"
-    shot.save(path)
+    save(shot, path)
     assert same(state(world), now)  # the world itself did not move
     loaded = load_world(path)
     assert loaded.step_count == 40
@@ -247,7 +253,10 @@ def test_a_loaded_world_has_no_callbacks_and_steps_on(tmp_path):
     save(world, path)
     loaded = load_world(path)
     assert loaded._log._handlers == []
+    assert world._log._handlers != []  # the world saved keeps its own
     loaded.step(dt)
+    with pytest.raises(TypeError, match="world must be a World or a Snapshot"):
+        save("world", path)
 
 
 def test_files_of_another_version_or_format_are_refused(tmp_path):
