@@ -53,6 +53,7 @@ from physbook.dynamics.body import Body
 from physbook.dynamics.joints import (
     DistanceJoint,
     Joint,
+    MotorJoint,
     MouseJoint,
     PrismaticJoint,
     RevoluteJoint,
@@ -92,7 +93,7 @@ __all__ = [
     "World", "Body", "Recording", "Frame", "DYNAMIC", "STATIC", "KINEMATIC",
     # joints (chapter 11)
     "Joint", "DistanceJoint", "RevoluteJoint", "PrismaticJoint", "WeldJoint", "WheelJoint",
-    "MouseJoint",
+    "MotorJoint", "MouseJoint",
     # what bodies are made of
     "Circle", "Polygon", "AABB", "MassData", "Transform",
     "Capsule", "Segment", "ChainSegment", "Chain",

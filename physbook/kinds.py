@@ -61,6 +61,9 @@ WELD = 3
 WHEEL = 4
 #: A mouse joint pulls one body's point towards a target in the world.
 MOUSE = 5
+#: A motor joint drives body B's pose relative to body A towards an offset, with a bounded
+#: force and torque.
+MOTOR = 6
 
 #: Joint kind names, indexed by code.
-JOINT_KINDS = ("distance", "revolute", "prismatic", "weld", "wheel", "mouse")
+JOINT_KINDS = ("distance", "revolute", "prismatic", "weld", "wheel", "mouse", "motor")

@@ -39,8 +39,11 @@ LAYER_OF_PREFIX = {
     "physbook.compiled_step": "world",
     "physbook.stages": "world",
     "physbook.scenes": "world",
+    "physbook.snapshots": "world",
+    "physbook.world_files": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",
+    "physbook.draw": "viz",
     "physbook": "package",
 }
 
@@ -63,7 +66,7 @@ ALLOWED = {
 }
 
 #: Third-party packages for drawing and widgets, which only ``physbook.viz`` may import.
-DRAWING = {"matplotlib", "ipywidgets", "IPython"}
+DRAWING = {"matplotlib", "ipywidgets", "IPython", "pygame"}
 
 
 def module_name(path: Path) -> str:
