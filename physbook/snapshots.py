@@ -47,17 +47,16 @@ import types
 
 import numpy as np
 
-from physbook import _check
 from physbook.dynamics.body import Body
 from physbook.dynamics.materials import Material
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import AABB, Immutable, MassData
-from physbook.world import World
 
 #: Attributes, by class name, that a snapshot leaves out (and a restore leaves as they are):
 #: the functions a game registered, which belong to the program, not to the world's state.
 NOT_IN_SNAPSHOT: dict[str, tuple[str, ...]] = {
     "EventLog": ("_handlers",),
+    "ContactHooks": ("_pre_solve",),
 }
 
 #: Types whose instances hold no state that changes: kept by reference, never walked.
@@ -301,13 +300,21 @@ def _refuse_in_callback(world, what: str) -> None:
                            "the step and its callbacks return")
 
 
+def _is_world(value) -> bool:
+    """Whether ``value`` is a :class:`~physbook.world.World` (or of a subclass), known by
+    its class: ``World.snapshot`` calls this module, which therefore does not import it."""
+    return any(kind.__module__ == "physbook.world" and kind.__name__ == "World"
+               for kind in type(value).__mro__)
+
+
 def snapshot(world) -> Snapshot:
     """The state of ``world`` now, for :func:`restore` (see the module docstring).
 
     It costs a copy of the world's arrays and a walk over the objects it holds (not over
     its bodies one by one).
     """
-    _check.instance(world, "world", World, "a physbook World")
+    if not _is_world(world):
+        raise TypeError(f"world must be a physbook World, got {type(world).__name__}")
     _refuse_in_callback(world, "snapshot")
     walk = _Walk()
     walk.visit(world)

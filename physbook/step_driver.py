@@ -51,7 +51,7 @@ from physbook.dynamics.solver_steps import CompiledSettings, SolverWork
 from physbook.dynamics.solvers import COMPILED_SOLVERS
 from physbook.event_log import EventLog
 from physbook.events import EventBuffers, EventCounts, event_buffers, split_sensor_pairs
-from physbook.geometry.shape_table import ShapeTable, shape_aabbs
+from physbook.geometry.shape_table import ShapeTable
 from physbook.queries import QueryIndex
 from physbook.stages import (
     boxes_and_filters,
@@ -487,16 +487,6 @@ class StepDriver:
                                  ShapeFilters(*(column[:count] for column in self._filters)),
                                  self._margins[:count])
         return self._stage_views
-
-    def broad_phase_input(self) -> tuple[ShapeBoxes, ShapeFilters]:
-        """What the broad phase would see now: every shape's world box and filter (copies)."""
-        boxes, filters, _ = self.stage_buffers(self._shapes.count)
-        bodies, shapes = self._bodies.arrays, self._shapes.arrays
-        shape_aabbs(shapes, bodies.origins, bodies.angles, np.zeros(len(shapes.ids)),
-                    boxes.lower, boxes.upper)
-        self._fill_filters(filters)
-        return (ShapeBoxes(*(column.copy() for column in boxes)),
-                ShapeFilters(*(column.copy() for column in filters)))
 
     def _fill_filters(self, filters: ShapeFilters) -> None:
         columns = self._shapes.filters

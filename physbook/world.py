@@ -23,8 +23,6 @@ from physbook._buffers import carry_out
 from physbook.body_removal import BodyRemover
 from physbook.broadphase import DEFAULT_BROAD_PHASE
 from physbook.broadphase import broad_phase as resolve_broad_phase
-from physbook.broadphase.filters import ShapeFilters
-from physbook.broadphase.pairs import ShapeBoxes
 from physbook.constants import DEFAULT_GRAVITY
 from physbook.dynamics.bodies import Bodies
 from physbook.dynamics.body import Body
@@ -42,6 +40,8 @@ from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shape_table import ShapeTable
 from physbook.queries import QueryIndex, RayHit, ShapeRef
 from physbook.recording import Recording, recorded_run
+from physbook.snapshots import Snapshot
+from physbook.snapshots import snapshot as take_snapshot
 from physbook.step_driver import StepDriver
 
 
@@ -134,10 +134,6 @@ class World:
         self._driver.step(dt)
         if self._log.has_handlers:
             self._log.dispatch(self.remove_bodies)
-
-    def broad_phase_input(self) -> tuple[ShapeBoxes, ShapeFilters]:
-        """What the broad phase would see now: every shape's world box and filter (copies)."""
-        return self._driver.broad_phase_input()
 
     # --- sizes, settings and tables ----------------------------------------------------
 
@@ -489,6 +485,16 @@ class World:
         """What the last step found (contacts that began, ended or hit, sensor overlaps)
         and the game's callbacks for them (:class:`~physbook.event_log.EventLog`)."""
         return self._log
+
+    # --- snapshots (chapter 16) -------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        """The world's state now, to come back to: ``snapshot.restore()`` puts every body,
+        contact, joint and setting back, after which steps give the states the world gave
+        from here the first time, bit for bit (a rollback, an undo; see
+        :mod:`physbook.snapshots`). Cheap: its arrays copied, no Python per body.
+        ``pb.save_world(snapshot, path)`` writes it to a file. Callbacks are not part of it."""
+        return take_snapshot(self)
 
     # --- running and recording -------------------------------------------------------
 
