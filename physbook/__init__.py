@@ -49,10 +49,12 @@ from physbook.collision.gjk import (
     penetration,
 )
 from physbook.collision.manifold import ContactArrays, Manifold, collide, collide_pairs
+from physbook.contact_hooks import ContactRule, PreSolveContact
 from physbook.dynamics.body import Body
 from physbook.dynamics.joints import (
     DistanceJoint,
     Joint,
+    MotorJoint,
     MouseJoint,
     PrismaticJoint,
     RevoluteJoint,
@@ -72,7 +74,7 @@ from physbook.dynamics.solvers import (
     SequentialImpulseSolver,
     SoftStepSolver,
 )
-from physbook.events import Contact, ContactEvents, HitEvents, SensorEvents
+from physbook.events import Contact, ContactEvents, Hit, HitEvents, SensorEvents
 from physbook.geometry.decompose import DECOMPOSITION_METHODS, decompose, triangulate
 from physbook.geometry.hull import HULL_METHODS, convex_hull, is_convex, is_simple, orientation
 from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
@@ -81,9 +83,12 @@ from physbook.geometry.shapes import AABB, Circle, MassData, Polygon
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
 from physbook.queries import RayHit, ShapeRef
 from physbook.recording import Frame, Recording
+from physbook.snapshots import Snapshot
 from physbook.vecmath.timestep import FixedTimestep, interpolate
 from physbook.vecmath.vec import Transform
 from physbook.world import World
+from physbook.world_files import load_world
+from physbook.world_files import save as save_world
 
 __version__ = "0.4.0"  # the one place the version is written (pyproject reads it)
 
@@ -92,7 +97,7 @@ __all__ = [
     "World", "Body", "Recording", "Frame", "DYNAMIC", "STATIC", "KINEMATIC",
     # joints (chapter 11)
     "Joint", "DistanceJoint", "RevoluteJoint", "PrismaticJoint", "WeldJoint", "WheelJoint",
-    "MouseJoint",
+    "MotorJoint", "MouseJoint",
     # what bodies are made of
     "Circle", "Polygon", "AABB", "MassData", "Transform",
     "Capsule", "Segment", "ChainSegment", "Chain",
@@ -102,7 +107,9 @@ __all__ = [
     "decompose", "DECOMPOSITION_METHODS",
     # filters, queries and events (chapter 12)
     "Filter", "ALL_CATEGORIES", "RayHit", "ShapeRef", "Contact", "ContactEvents",
-    "HitEvents", "SensorEvents",
+    "HitEvents", "SensorEvents", "Hit",
+    # game mechanics (chapter 16)
+    "ContactRule", "PreSolveContact", "Snapshot", "save_world", "load_world",
     # queries on shapes
     "collide", "collide_pairs", "Manifold", "ContactArrays",
     "distance", "penetration", "intersect", "DistanceResult", "PenetrationResult",
@@ -114,7 +121,8 @@ __all__ = [
     # the layers, as modules
     "broadphase", "collision", "constants", "dynamics", "events", "geometry", "kinds",
     "queries", "recording",
-    "scenes", "stages", "vecmath", "verlet", "world",
+    "scenes", "stages", "vecmath", "verlet", "world", "snapshots", "world_files",
+    "contact_hooks",
 ]
 
 

@@ -37,6 +37,7 @@ from physbook._jit import ENABLED, njit
 from physbook.broadphase.tree import TreeStage, overlapping_pairs, sync_and_pair
 from physbook.collision.manifold import NarrowScratch
 from physbook.continuous import Reaches, may_stop_fast
+from physbook.dynamics.contact_surface import ContactRules
 from physbook.dynamics.contact_table import contact_rows, update_contacts
 from physbook.dynamics.islands import (
     IslandWork,
@@ -84,7 +85,9 @@ class StepArgs(NamedTuple):
     each body reach (:class:`~physbook.continuous.Reaches`); ``solver`` the solver's
     settings and work arrays (:class:`~physbook.dynamics.solver_steps.SolverWork`);
     ``events`` the buffers of the events stage
-    (:class:`~physbook.events.EventBuffers`)."""
+    (:class:`~physbook.events.EventBuffers`); ``surfaces`` the shapes' surface rows and
+    ``rules`` the world's contact rules
+    (:class:`~physbook.dynamics.contact_surface.ContactRules`), chapter 16's."""
 
     bodies: tuple
     shapes: tuple
@@ -104,6 +107,8 @@ class StepArgs(NamedTuple):
     reaches: Reaches
     solver: SolverWork
     events: EventBuffers
+    surfaces: np.ndarray
+    rules: ContactRules
 
 
 class SensorSets(NamedTuple):
@@ -173,6 +178,7 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
     bodies, shapes, saved, islands = args.bodies, args.shapes, args.saved, args.islands
     margins, reaches, filter_columns = args.margins, args.reaches, args.filter_columns
     joint_bodies, joined, narrow = args.joint_bodies, args.joined, args.narrow
+    surfaces, rules = args.surfaces, args.rules
     labels, marks = islands.labels, islands.marks
     keys, nothing = tree.keys, EventCounts(0, 0, False)
     # The stages of physbook.stages.STEP_STAGES, in its order.
@@ -217,16 +223,15 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
                 or sensed.shape[0] > sensor_new.point_counts.shape[0]):
             return StepResult(NEED_ROOM, 0, keys, inserted, pairs.shape[0], sensed.shape[0],
                               nothing)
-        sensor_count = update_contacts(sensed, shapes, bodies.origins, bodies.angles,
-                                       held.zero_margins, bodies.restitutions,
-                                       bodies.frictions, bodies.awake, sensor_old,
-                                       sensors.old_count, sensor_new, narrow)
+        sensor_count = update_contacts(sensed, shapes, surfaces, rules, bodies.origins,
+                                       bodies.angles, held.zero_margins, bodies.awake,
+                                       sensor_old, sensors.old_count, sensor_new, narrow)
     elif pairs.shape[0] > new_contacts.point_counts.shape[0]:
         return StepResult(NEED_ROOM, 0, keys, inserted, pairs.shape[0], 0, nothing)
     # Narrow phase, impulses carried over by shape ids and feature ids.
-    contact_count = update_contacts(pairs, shapes, bodies.origins, bodies.angles, margins,
-                                    bodies.restitutions, bodies.frictions, bodies.awake,
-                                    old_contacts, old_count, new_contacts, narrow)
+    contact_count = update_contacts(pairs, shapes, surfaces, rules, bodies.origins,
+                                    bodies.angles, margins, bodies.awake, old_contacts,
+                                    old_count, new_contacts, narrow)
     contacts = contact_rows(new_contacts, contact_count)
     if sleeping:
         wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,

@@ -18,6 +18,7 @@ import numpy as np
 
 from physbook import _check
 from physbook.constants import HIT_SPEED
+from physbook.contact_hooks import ContactHooks, ContactRule, PreSolveHandler
 from physbook.dynamics.contact_table import ContactTable, mark_pairs_of
 from physbook.events import (
     Contact,
@@ -25,6 +26,7 @@ from physbook.events import (
     ContactHandler,
     EventBuffers,
     EventCounts,
+    Hit,
     HitEvents,
     SensorEvents,
     difference,
@@ -81,11 +83,16 @@ class EventLog:
         event names).
     shapes
         The world's :class:`~physbook.geometry.shape_table.ShapeTable`.
+    contacts
+        The world's :class:`~physbook.dynamics.contact_table.ContactTable` (for the points,
+        normal and impulses of a contact that began).
     """
 
-    def __init__(self, bodies, shapes) -> None:
+    def __init__(self, bodies, shapes, contacts: ContactTable | None = None) -> None:
         self._bodies = bodies
         self._shapes = shapes
+        self._contacts = contacts
+        self.hooks = ContactHooks()
         self.record = StepRecord(ended_by_removal=([], []))
         self._hit_speed = HIT_SPEED
         self._handlers: list[ContactHandler] = []
@@ -126,35 +133,82 @@ class EventLog:
                             self._sensor_first(key_pairs(ended)))
 
     def on_contact(self, category_a: int, category_b: int, begin: Callable | None = None,
-                   end: Callable | None = None) -> ContactHandler:
+                   end: Callable | None = None, hit: Callable | None = None
+                   ) -> ContactHandler:
         """Call ``begin(contact)`` / ``end(contact)`` after each step for every contact or
         sensor overlap that began / ended between a shape of ``category_a`` and one of
-        ``category_b`` (bitmasks, matched against the shapes' filter categories).
+        ``category_b`` (bitmasks, matched against the shapes' filter categories), and
+        ``hit(hit)`` for every hit between them (:attr:`hit_speed`).
 
-        The :class:`~physbook.events.Contact` passed has the shapes in that order. The
-        callbacks run after the step; bodies they remove are removed once the last one has
-        returned, and ``World.step`` may not be called from them. If one raises, the others
-        still get their events, and the step raises the first exception once they have
-        (the step itself is done). Returns the registration, for :meth:`remove_handler`.
+        The :class:`~physbook.events.Contact` passed has the shapes in that order, and a
+        contact that began its points, normal and impulses; a
+        :class:`~physbook.events.Hit` its point, normal and approach speed. The callbacks
+        run after the step; bodies they remove read ``alive == False`` at once and are
+        removed once the last callback has returned, and ``World.step`` may not be called
+        from them. If one raises, the others still get their events, and the step raises
+        the first exception once they have (the step itself is done). Returns the
+        registration, for :meth:`remove_handler`.
         """
         category_a = _check.bitmask(category_a, "category_a")
         category_b = _check.bitmask(category_b, "category_b")
-        for name, function in (("begin", begin), ("end", end)):
+        for name, function in (("begin", begin), ("end", end), ("hit", hit)):
             if function is not None and not callable(function):
                 raise TypeError(f"{name} must be callable or None")
-        if begin is None and end is None:
-            raise ValueError("give begin, end or both: a handler with neither does nothing")
-        handler = ContactHandler(category_a, category_b, begin, end)
+        if begin is None and end is None and hit is None:
+            raise ValueError("give begin, end, hit or several: a handler with none does "
+                             "nothing")
+        handler = ContactHandler(category_a, category_b, begin, end, hit)
         self._handlers.append(handler)
         return handler
 
-    def remove_handler(self, handler: ContactHandler) -> None:
-        """Stop calling the functions ``handler`` (from :meth:`on_contact`) registered."""
+    def contact_rule(self, category_a: int, category_b: int, *, enabled: bool = True,
+                     friction: float | None = None, restitution: float | None = None,
+                     tangent_speed: float | None = None) -> ContactRule:
+        """A rule for every contact between a shape of ``category_a`` and one of
+        ``category_b`` (bitmasks), applied each step inside the compiled step: ``enabled``
+        False lets them pass through each other (no contact, no event); ``friction``,
+        ``restitution`` and ``tangent_speed`` (m/s, positive counter-clockwise about the
+        category-a shape) replace the values mixed from the shapes. Later rules win.
+        Returns the rule, for :meth:`remove_handler`."""
+        return self.hooks.add_rule(category_a, category_b, enabled=enabled, friction=friction,
+                                   restitution=restitution, tangent_speed=tangent_speed)
+
+    def on_pre_solve(self, category_a: int, category_b: int,
+                     function: Callable) -> PreSolveHandler:
+        """Call ``function(contact)`` each step, between the narrow phase and the solver,
+        for every contact between a shape of ``category_a`` and one of ``category_b``: a
+        :class:`~physbook.contact_hooks.PreSolveContact` whose ``enabled``, ``friction``,
+        ``restitution`` and ``tangent_speed`` it may set for this step. While one is
+        registered the world steps stage by stage, not as one compiled call (slower; prefer
+        shape settings and :meth:`contact_rule`). The function may not step the world nor
+        add or remove bodies or joints. Returns the registration, for
+        :meth:`remove_handler`."""
+        return self.hooks.add_pre_solve(category_a, category_b, function)
+
+    def remove_handler(self, handler) -> None:
+        """Stop calling the functions ``handler`` registered (from :meth:`on_contact` or
+        :meth:`on_pre_solve`), or stop applying a :meth:`contact_rule`."""
         for i, registered in enumerate(self._handlers):
             if registered is handler:
                 del self._handlers[i]
                 return
-        raise ValueError("handler is not registered with this world")
+        if not self.hooks.remove(handler):
+            raise ValueError("handler is not registered with this world")
+
+    def body_of(self, shape_id: int):
+        """The handle of the body a shape belongs to, by the shape's stable id (as events
+        and query hits name shapes); a shape removed in the last step still names its
+        body."""
+        shape_id = _check.non_negative_int(shape_id, "shape_id")
+        record = self.record
+        for removed in (record.removed_shapes, record.removed_at_step):
+            if shape_id in removed:
+                return removed[shape_id][2]
+        ids = self._shapes.arrays.ids
+        row = int(np.searchsorted(ids, shape_id))
+        if row == len(ids) or ids[row] != shape_id:
+            raise LookupError(f"no shape of this world has id {shape_id}")
+        return self._bodies.handle(int(self._shapes.arrays.body[row]))
 
     @property
     def has_handlers(self) -> bool:
@@ -283,25 +337,70 @@ class EventLog:
             for pairs, sensor in ((getattr(contact_events, kind), False),
                                   (getattr(sensor_events, kind), True)):
                 for a, b in pairs.tolist():
-                    category_a, _, body_a = self._shape_info(a)
-                    category_b, _, body_b = self._shape_info(b)
-                    for handler in list(self._handlers):
-                        function = getattr(handler, kind)
-                        if function is None:
-                            continue
-                        if category_a & handler.category_a and \
-                                category_b & handler.category_b:
-                            contact = Contact(a, b, body_a, body_b, sensor)
-                        elif category_b & handler.category_a and \
-                                category_a & handler.category_b:
-                            contact = Contact(b, a, body_b, body_a, sensor)
-                        else:
-                            continue
-                        try:
-                            function(contact)
-                        except Exception as error:  # the game's: raised once all ran
-                            failure = failure or error
+                    data = self._contact_data(a, b) if kind == "begin" and not sensor else None
+                    raised = self._call_matching(kind, a, b, sensor, data)
+                    failure = failure or raised
+        hits = contact_events.hits
+        for (a, b), point, normal, speed in zip(hits.shape_ids.tolist(), hits.points,
+                                                hits.normals, hits.speeds.tolist(),
+                                                strict=True):
+            raised = self._call_matching("hit", a, b, False, (point, normal, speed))
+            failure = failure or raised
         return failure
+
+    def _call_matching(self, kind: str, a: int, b: int, sensor: bool,
+                       data) -> Exception | None:
+        """Call the handlers' ``kind`` functions whose categories match shapes a and b,
+        with the shapes in the handler's order; the first exception, or None."""
+        failure = None
+        category_a, _, body_a = self._shape_info(a)
+        category_b, _, body_b = self._shape_info(b)
+        for handler in list(self._handlers):
+            function = getattr(handler, kind)
+            if function is None:
+                continue
+            if category_a & handler.category_a and category_b & handler.category_b:
+                flipped = False
+            elif category_b & handler.category_a and category_a & handler.category_b:
+                flipped = True
+            else:
+                continue
+            first, second = ((b, body_b), (a, body_a)) if flipped else ((a, body_a),
+                                                                         (b, body_b))
+            sign = -1.0 if flipped else 1.0
+            if kind == "hit":
+                point, normal, speed = data
+                event = Hit(first[0], second[0], first[1], second[1], point.copy(),
+                            sign * normal, speed)
+            elif data is None:
+                event = Contact(first[0], second[0], first[1], second[1], sensor)
+            else:
+                points, normal, normal_impulse, tangent_impulse = data
+                # Swapped, the normal and tangent turn round and the impulses on the second
+                # body are those the first received: λ_n and λ_t keep their values.
+                event = Contact(first[0], second[0], first[1], second[1], sensor, points,
+                                sign * normal, normal_impulse, tangent_impulse)
+            try:
+                function(event)
+            except Exception as error:  # the game's: raised once all ran
+                failure = failure or error
+        return failure
+
+    def _contact_data(self, a: int, b: int):
+        """(points, normal, total normal impulse, total tangent impulse) of the contact
+        row of shapes a < b in the world's table, or None if it has none."""
+        if self._contacts is None:
+            return None
+        table = self._contacts.arrays
+        ids = table.shape_ids
+        keys = (ids[:, 0] << 32) + ids[:, 1]
+        row = int(np.searchsorted(keys, (a << 32) + b))
+        if row == len(keys) or keys[row] != (a << 32) + b:
+            return None
+        count = int(table.point_counts[row])
+        return (table.points[row, :count].copy(), table.normals[row].copy(),
+                float(table.normal_impulses[row, :count].sum()),
+                float(table.tangent_impulses[row, :count].sum()))
 
     def _shape_info(self, shape_id: int) -> tuple:
         """(category, sensor, body) of a shape, live or removed since the last step."""

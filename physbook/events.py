@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook._jit import njit
+from physbook.dynamics.contact_surface import CONTACT_DISABLED
 
 
 class HitEvents(NamedTuple):
@@ -144,28 +145,32 @@ def contact_states(shape_ids, bodies, point_counts, normals, points, depths, cen
     normal and speed.
     """
     count = point_counts.shape[0]
+    flags = np.zeros(count, np.int64)
     keys = np.empty(count, np.int64)
     hit_ids = np.empty((count, 2), np.int64)
     hit_points = np.empty((count, 2))
     hit_normals = np.empty((count, 2))
     hit_speeds = np.empty(count)
     touch_count, hit_count = contact_states_into(
-        shape_ids, bodies, point_counts, normals, points, depths, centers, velocities,
+        shape_ids, bodies, point_counts, normals, points, depths, flags, centers, velocities,
         angular_velocities, dt, threshold, keys, hit_ids, hit_points, hit_normals, hit_speeds)
     return (keys[:touch_count], hit_ids[:hit_count], hit_points[:hit_count],
             hit_normals[:hit_count], hit_speeds[:hit_count])
 
 
 @njit(refcounted=False)
-def contact_states_into(shape_ids, bodies, point_counts, normals, points, depths, centers,
-                        velocities, angular_velocities, dt, threshold, keys, hit_ids,
+def contact_states_into(shape_ids, bodies, point_counts, normals, points, depths, flags,
+                        centers, velocities, angular_velocities, dt, threshold, keys, hit_ids,
                         hit_points, hit_normals, hit_speeds):
     """:func:`contact_states` written into buffers of at least as many rows as the contact
     rows (the touching keys, then the hits' ids, points, normals and speeds); returns how
-    many pairs touch and how many hit."""
+    many pairs touch and how many hit. A row whose ``flags`` say it is off this step
+    (chapter 16) neither touches nor hits: the bodies pass through each other."""
     touch_count = 0
     hit_count = 0
     for row in range(point_counts.shape[0]):
+        if flags[row] & CONTACT_DISABLED:
+            continue
         a = bodies[row, 0]
         b = bodies[row, 1]
         touches = False
@@ -205,16 +210,44 @@ def difference(keys: np.ndarray, others: np.ndarray) -> np.ndarray:
     return np.setdiff1d(keys, others, assume_unique=True)
 
 
+_NO_POINTS = np.zeros((0, 2))
+_NO_NORMAL = np.zeros(2)
+_NO_POINTS.flags.writeable = False
+_NO_NORMAL.flags.writeable = False
+
+
 class Contact(NamedTuple):
     """What a contact callback receives: the two shapes' ids and bodies, in the order of
     the callback's categories, and whether the event is a sensor's (``shape_a`` is then
-    the sensor or the visitor, as the categories put them)."""
+    the sensor or the visitor, as the categories put them). A contact that began also
+    carries its ``points`` (K, 2) (m) and unit ``normal`` (from shape a to shape b) as the
+    step found them, and the ``normal_impulse`` and ``tangent_impulse`` (N·s, summed over
+    its points; tangent along (−n_y, n_x)) the solver gave it in the step; a contact that
+    ended, or a sensor's, has no points, a zero normal and no impulse."""
 
     shape_a: int
     shape_b: int
     body_a: object
     body_b: object
     sensor: bool
+    points: np.ndarray = _NO_POINTS
+    normal: np.ndarray = _NO_NORMAL
+    normal_impulse: float = 0.0
+    tangent_impulse: float = 0.0
+
+
+class Hit(NamedTuple):
+    """What a hit callback receives: the shapes and bodies in the order of the callback's
+    categories, the contact ``point`` (m), the unit ``normal`` from shape a to shape b, and
+    the ``speed`` (m/s) at which the point approached."""
+
+    shape_a: int
+    shape_b: int
+    body_a: object
+    body_b: object
+    point: np.ndarray
+    normal: np.ndarray
+    speed: float
 
 
 class ContactHandler(NamedTuple):
@@ -224,3 +257,4 @@ class ContactHandler(NamedTuple):
     category_b: int
     begin: object
     end: object
+    hit: object = None

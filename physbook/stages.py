@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from physbook._jit import njit
-from physbook.broadphase.filters import shape_filters
+from physbook.broadphase.filters import ShapeFilters, shape_filters
+from physbook.broadphase.pairs import ShapeBoxes
 from physbook.dynamics.motion import speculative_margins
 from physbook.dynamics.snapshot import first_non_finite_fast
 from physbook.events import contact_states_into
@@ -122,7 +125,7 @@ def contact_events_into(contacts, saved, dt, hit_speed, events, touching):
     keys = events.keys
     touch_count, hit_count = contact_states_into(
         contacts.shape_ids, contacts.bodies, contacts.point_counts, contacts.normals,
-        contacts.points, contacts.depths, saved.centers, saved.velocities,
+        contacts.points, contacts.depths, contacts.flags, saved.centers, saved.velocities,
         saved.angular_velocities, dt, hit_speed, keys, events.hit_ids, events.hit_points,
         events.hit_normals, events.hit_speeds)
     if touch_count != touching.shape[0]:
@@ -131,6 +134,22 @@ def contact_events_into(contacts, saved, dt, hit_speed, events, touching):
         if keys[k] != touching[k]:
             return touch_count, hit_count, True
     return touch_count, hit_count, False
+
+
+def broad_phase_input(world) -> tuple[ShapeBoxes, ShapeFilters]:
+    """What the broad phase of ``world`` would see now (chapter 12): every shape's world box
+    (:class:`~physbook.broadphase.pairs.ShapeBoxes`, no margin) and filter
+    (:class:`~physbook.broadphase.filters.ShapeFilters`), new arrays."""
+    shapes, bodies, columns = world.shapes.arrays, world.bodies.arrays, world.shapes.filters
+    count = len(shapes.ids)
+    boxes = ShapeBoxes(np.zeros((count, 2)), np.zeros((count, 2)))
+    shape_aabbs(shapes, bodies.origins, bodies.angles, np.zeros(count), boxes.lower,
+                boxes.upper)
+    filters = ShapeFilters(*(np.zeros(count, np.int64) for _ in range(4)),
+                           np.zeros(count, np.bool_))
+    shape_filters(shapes.body, columns.category, columns.mask, columns.group, bodies.kinds,
+                  filters)
+    return boxes, filters
 
 
 @njit(refcounted=False)

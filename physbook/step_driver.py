@@ -51,7 +51,7 @@ from physbook.dynamics.solver_steps import CompiledSettings, SolverWork
 from physbook.dynamics.solvers import COMPILED_SOLVERS
 from physbook.event_log import EventLog
 from physbook.events import EventBuffers, EventCounts, event_buffers, split_sensor_pairs
-from physbook.geometry.shape_table import ShapeTable, shape_aabbs
+from physbook.geometry.shape_table import ShapeTable
 from physbook.queries import QueryIndex
 from physbook.stages import (
     boxes_and_filters,
@@ -162,7 +162,7 @@ class StepDriver:
         rows_before = (self._contacts.rows_set, self._sensor_contacts.rows_set)
         steps_before = self._log.record.step_count
         try:
-            if self.compiled and self._own_stages:
+            if self.compiled and self._own_stages and not self._log.hooks.pre_solving:
                 # The library's own stages: the same stages, as one compiled call.
                 self.run_compiled(dt)
             else:
@@ -205,22 +205,28 @@ class StepDriver:
         pairs = self.find_pairs(shapes, bodies, boxes, filters, margins)
         # Sensors only report overlaps: their pairs get no contact, only an overlap test.
         narrow, sensors = narrow_scratch(shapes, count), self._sensor_contacts
+        surfaces = self._shapes.surfaces
+        rules = self._log.hooks.rules(self._shapes.filters.category)
         if self._shapes.sensor_count:
             pairs, sensed = split_sensor_pairs(pairs, self._shapes.filters.sensor)
             current, old_count, spare = sensors.sets(len(sensed))
             sensors.accept(update_contacts(
-                sensed, shapes, bodies.origins, bodies.angles, self._zero_margins[:len(margins)],
-                bodies.restitutions, bodies.frictions, bodies.awake, current, old_count, spare,
+                sensed, shapes, surfaces, rules, bodies.origins, bodies.angles,
+                self._zero_margins[:len(margins)], bodies.awake, current, old_count, spare,
                 narrow))
         elif sensors.count:
             sensors.clear()
         # Narrow phase: the touching pairs' manifolds; a point seen last step keeps its
         # impulses (same shape ids, same feature id). A pair asleep keeps its row as it was.
+        # Each row's surface comes from its shapes' and the world's rules (chapter 16).
         current, old_count, spare = self._contacts.sets(len(pairs))
         self._contacts.accept(update_contacts(
-            pairs, shapes, bodies.origins, bodies.angles, margins, bodies.restitutions,
-            bodies.frictions, bodies.awake, current, old_count, spare, narrow))
+            pairs, shapes, surfaces, rules, bodies.origins, bodies.angles, margins,
+            bodies.awake, current, old_count, spare, narrow))
         contacts = self._contacts.arrays
+        if self._log.hooks.pre_solving:  # the game's say on each contact, before the solver
+            self._log.hooks.run_pre_solve(contacts, self._shapes.filters.category, shapes.ids,
+                                          shapes.body, self._bodies.handle)
         if self._sleep.enabled:  # a sleeping island an awake body now touches wakes
             wake_touched(contacts.bodies, joints.bodies, bodies.kinds, bodies.awake,
                          bodies.sleep_times, islands, marks)
@@ -362,7 +368,9 @@ class StepDriver:
         compared here; nothing depends on ``dt``."""
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         solver, tree = self._solver, self._broad_phase
-        sources = (bodies, shapes, self._shapes.filters, joints)
+        rules = self._log.hooks.rules(self._shapes.filters.category)
+        sources = (bodies, shapes, self._shapes.filters, joints, self._shapes.surfaces,
+                   rules.masks)
         values = (self._sleep.thresholds, tree.margin, tree.prediction, settings.soft,
                   settings.impulse)
         cached = self._step_state
@@ -400,7 +408,7 @@ class StepDriver:
             SolverWork(settings.soft, settings.impulse, work, motion, joint_work, colouring,
                        None if colouring is None else solver.threads(colouring),
                        solver.awake_rows(capacity)),
-            self.event_buffers(capacity)),
+            self.event_buffers(capacity), self._shapes.surfaces, rules),
             SensorSets(*sensor_sets, self._zero_margins[:shape_count]))
         self._step_state = CompiledState(handle, sources, values, (current, spare),
                                           tuple(sensor_sets), shape_count, colouring)
@@ -479,16 +487,6 @@ class StepDriver:
                                  ShapeFilters(*(column[:count] for column in self._filters)),
                                  self._margins[:count])
         return self._stage_views
-
-    def broad_phase_input(self) -> tuple[ShapeBoxes, ShapeFilters]:
-        """What the broad phase would see now: every shape's world box and filter (copies)."""
-        boxes, filters, _ = self.stage_buffers(self._shapes.count)
-        bodies, shapes = self._bodies.arrays, self._shapes.arrays
-        shape_aabbs(shapes, bodies.origins, bodies.angles, np.zeros(len(shapes.ids)),
-                    boxes.lower, boxes.upper)
-        self._fill_filters(filters)
-        return (ShapeBoxes(*(column.copy() for column in boxes)),
-                ShapeFilters(*(column.copy() for column in filters)))
 
     def _fill_filters(self, filters: ShapeFilters) -> None:
         columns = self._shapes.filters

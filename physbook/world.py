@@ -14,7 +14,7 @@ the events and callbacks (:class:`~physbook.event_log.EventLog`) and the queries
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -23,26 +23,25 @@ from physbook._buffers import carry_out
 from physbook.body_removal import BodyRemover
 from physbook.broadphase import DEFAULT_BROAD_PHASE
 from physbook.broadphase import broad_phase as resolve_broad_phase
-from physbook.broadphase.filters import ShapeFilters
-from physbook.broadphase.pairs import ShapeBoxes
 from physbook.constants import DEFAULT_GRAVITY
 from physbook.dynamics.bodies import Bodies
 from physbook.dynamics.body import Body
+from physbook.dynamics.body_changes import BodyChanges
 from physbook.dynamics.body_table import BodyTable
 from physbook.dynamics.contact_table import ContactTable
 from physbook.dynamics.joint_table import JointRemoval, JointTable
 from physbook.dynamics.joints import Joint
 from physbook.dynamics.materials import DEFAULT_MATERIAL, Material
-from physbook.dynamics.new_body import new_body_values, require_area_for, turning_inverse
+from physbook.dynamics.new_body import new_body_values
 from physbook.dynamics.sleep import Sleep
 from physbook.dynamics.solvers import DEFAULT_SOLVER, resolve_solver
 from physbook.event_log import EventLog
-from physbook.geometry.mass import combine_mass
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shape_table import ShapeTable
-from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
 from physbook.queries import QueryIndex, RayHit, ShapeRef
 from physbook.recording import Recording, recorded_run
+from physbook.snapshots import Snapshot
+from physbook.snapshots import snapshot as take_snapshot
 from physbook.step_driver import StepDriver
 
 
@@ -100,7 +99,7 @@ class World:
         self._broad_phase, trusted_pairs = resolve_broad_phase(broad_phase)
         # Sensors, events and queries (chapter 12).
         self._sensor_contacts = ContactTable(capacity)
-        self._log = EventLog(self._bodies, self._shapes)
+        self._log = EventLog(self._bodies, self._shapes, self._contacts)
         self._queries = QueryIndex(self._bodies, self._shapes, self._broad_phase, self._log)
         # The step and the removal of bodies: objects of their own, working on the tables.
         tables = {"bodies": self._bodies, "shapes": self._shapes, "contacts": self._contacts,
@@ -110,6 +109,7 @@ class World:
                                   trusted_pairs=trusted_pairs, gravity=gravity,
                                   capacity=capacity)
         self._remover = BodyRemover(**tables, broad_phase=self._broad_phase)
+        self._changes = BodyChanges(self._bodies, self._sleep, self._contacts, self._joints)
 
     # --- the step --------------------------------------------------------------------
 
@@ -129,14 +129,11 @@ class World:
         if self._log.in_callback():
             raise RuntimeError("step() was called from a contact callback; step the world "
                                "after the callbacks return")
+        self._refuse_in_pre_solve("step()")
         # The stages, as one compiled call or one by one; a step cut short is undone.
         self._driver.step(dt)
         if self._log.has_handlers:
             self._log.dispatch(self.remove_bodies)
-
-    def broad_phase_input(self) -> tuple[ShapeBoxes, ShapeFilters]:
-        """What the broad phase would see now: every shape's world box and filter (copies)."""
-        return self._driver.broad_phase_input()
 
     # --- sizes, settings and tables ----------------------------------------------------
 
@@ -237,42 +234,14 @@ class World:
     def _wake_around(self, rows) -> None:
         """Wake the body at ``rows`` (a row or rows) and whatever touches it or is jointed to
         it, with their islands."""
-        self._sleep.wake_around(rows, self._contacts.arrays.bodies, self._joints.arrays.bodies)
+        self._changes.wake_around(rows)
 
-    def _set_kind(self, row: int, kind_code: int) -> None:
-        """Make the body at ``row`` dynamic, static or kinematic (``Body.kind``): its mass
-        and inertia follow (infinite unless dynamic), a static body stops, and it wakes
-        with whatever rests on it."""
-        require_area_for(kind_code, self._bodies.shapes(row), "kind")
-        bodies = self._bodies.arrays
-        if kind_code == DYNAMIC:
-            mass, inertia, _ = combine_mass(self._bodies.shapes(row),
-                                            self._bodies.material(row).density)
-        else:
-            mass = inertia = 0.0
-        self._wake_around(row)
-        bodies.kinds[row] = kind_code
-        bodies.masses[row], bodies.inertias[row] = mass, inertia
-        bodies.inverse_masses[row] = 1.0 / mass if mass > 0.0 else 0.0
-        bodies.inverse_inertias[row] = turning_inverse(inertia,
-                                                       self._bodies.fixed_rotation(row))
-        if kind_code == STATIC:
-            bodies.velocities[row] = 0.0
-            bodies.angular_velocities[row] = 0.0
-        bodies.awake[row] = kind_code == DYNAMIC or (kind_code == KINEMATIC and (
-            bodies.velocities[row].any() or bodies.angular_velocities[row] != 0.0))
-        bodies.sleep_times[row] = 0.0
-        self._sleep.labels[row] = row  # an island of its own until the next step links it
-
-    def _set_fixed_rotation(self, row: int, fixed: bool) -> None:
-        """``Body.fixed_rotation``: keep the body from turning (inverse inertia 0) or let it
-        turn again; it wakes."""
-        bodies = self._bodies.arrays
-        self._wake_around(row)
-        self._bodies.set_fixed_rotation(row, fixed)
-        bodies.inverse_inertias[row] = turning_inverse(float(bodies.inertias[row]), fixed)
-        if fixed:
-            bodies.angular_velocities[row] = 0.0
+    def _refuse_in_pre_solve(self, what: str) -> None:
+        """``RuntimeError`` when a pre-solve callback is running: it sits inside a step,
+        whose arrays must not change under it."""
+        if self._log.hooks.running:
+            raise RuntimeError(f"{what} was called from a pre-solve callback, which runs "
+                               "inside the step; do it after the step")
 
     # --- adding and removing ---------------------------------------------------------
 
@@ -283,13 +252,18 @@ class World:
         angle: float = 0.0,
         velocity=(0.0, 0.0),
         angular_velocity: float = 0.0,
-        material: Material = DEFAULT_MATERIAL,
-        kind: str = "dynamic",
+        material: Material | Sequence[Material] = DEFAULT_MATERIAL,
+        kind: str | int = "dynamic",
         gravity_scale: float = 1.0,
         layers: int | None = None,
         filter: Filter | None = None,  # noqa: A002 (Box2D's and pymunk's name for it)
         sensor: bool = False,
         fixed_rotation: bool = False,
+        linear_damping: float = 0.0,
+        angular_damping: float = 0.0,
+        surface_velocity=(0.0, 0.0),
+        one_way=None,
+        user_data=None,
     ) -> Body:
         """Add a body made of one shape or several (a compound) and return its handle.
 
@@ -313,9 +287,12 @@ class World:
             Initial velocity of the centre of mass (m/s) and angular velocity (rad/s).
             Must be zero for a static body.
         material
-            Density, restitution and friction (:class:`~physbook.dynamics.materials.Material`).
+            Density, restitution and friction (:class:`~physbook.dynamics.materials.Material`),
+            or one per shape given (a chain's goes to each of its segments). A contact
+            mixes the friction and restitution of its two shapes.
         kind
-            ``"dynamic"``, ``"static"`` or ``"kinematic"``.
+            ``"dynamic"``, ``"static"`` or ``"kinematic"`` (or ``pb.DYNAMIC``,
+            ``pb.STATIC``, ``pb.KINEMATIC``).
         gravity_scale
             Multiplier of the world's gravity for this body.
         layers
@@ -331,21 +308,35 @@ class World:
         fixed_rotation
             True for a body that never turns (an upright character): its angle stays as
             given and ``angular_velocity`` must be 0.
+        linear_damping, angular_damping
+            Damping rates c ≥ 0 (1/s): each step divides the velocity, or the angular
+            velocity, by 1 + c·h (chapter 16); air drag, or a pool table's felt.
+        surface_velocity
+            Velocity (m/s, body coordinates) at which the shapes' surfaces move along
+            themselves, as a conveyor belt's: friction carries what touches them along.
+        one_way
+            A direction (body coordinates), for shapes that stop only what comes at them
+            from that side (a platform jumped up through), or None.
+        user_data
+            Any object, kept for the game as ``body.user_data``.
         """
-        shapes, values, filters, sensors = new_body_values(
+        self._refuse_in_pre_solve("add_body()")
+        shapes, values, filters, sensors, surfaces = new_body_values(
             shape_or_shapes, position, angle, velocity, angular_velocity, material, kind,
-            gravity_scale, layers, filter, sensor, fixed_rotation)
+            gravity_scale, layers, filter, sensor, fixed_rotation, linear_damping,
+            angular_damping, surface_velocity, one_way)
         # Room first (growing a table changes none of its rows), then the body and its
         # shapes; if anything stops them, the tables go back to their marks.
         row = self._bodies.count
         self._sleep.grow(row + 1)
         body_mark, shape_mark = self._bodies.mark(), self._shapes.mark()
         try:
-            self._bodies.add(values, shapes, material,
+            self._bodies.add(values, shapes, tuple(m for m, _ in surfaces),
                              lambda body_id: Body(self, self._bodies, body_id),
-                             values["fixed_rotation"])
-            for shape, shape_filter, is_sensor in zip(shapes, filters, sensors, strict=True):
-                self._shapes.append(shape, row, shape_filter, is_sensor)
+                             values["fixed_rotation"], user_data)
+            for shape, shape_filter, is_sensor, (_, surface) in zip(
+                    shapes, filters, sensors, surfaces, strict=True):
+                self._shapes.append(shape, row, shape_filter, is_sensor, surface)
             self._sleep.labels[row] = row  # a new body is an island of its own, labelled by its row
             self._queries.forget()
         except BaseException:
@@ -371,6 +362,7 @@ class World:
         if body.world is not self:
             raise ValueError("body belongs to another world")
         body.row  # noqa: B018 (raises LookupError if it was removed already)
+        self._refuse_in_pre_solve("remove_body()")
         self._remover.remove([body])
 
     def remove_bodies(self, bodies: Iterable[Body]) -> None:
@@ -397,6 +389,7 @@ class World:
                 raise ValueError(f"bodies[{i}] repeats bodies[{first[body.id]}] (body "
                                  f"{body.id}): give each body once")
             first[body.id] = i
+        self._refuse_in_pre_solve("remove_bodies()")
         self._remover.remove(handles)
 
     def add_joint(self, joint: Joint) -> Joint:
@@ -406,6 +399,7 @@ class World:
         removed or belongs to another world. All or nothing, as :meth:`add_body`.
         """
         _check.instance(joint, "joint", Joint, "a joint (DistanceJoint, RevoluteJoint, ...)")
+        self._refuse_in_pre_solve("add_joint()")
         if joint.world is not None:
             raise ValueError("joint was added to a world already; make a new joint")
         for name in ("body_a", "body_b"):
@@ -437,6 +431,7 @@ class World:
         A joint leaves the world with either of its bodies (:meth:`remove_body`); removing
         it afterwards raises ``ValueError`` saying so."""
         _check.instance(joint, "joint", Joint, "a joint")
+        self._refuse_in_pre_solve("remove_joint()")
         if joint.world is not self:
             gone = joint._removed_with
             if gone and joint.body_a.world is self:
@@ -490,6 +485,16 @@ class World:
         """What the last step found (contacts that began, ended or hit, sensor overlaps)
         and the game's callbacks for them (:class:`~physbook.event_log.EventLog`)."""
         return self._log
+
+    # --- snapshots (chapter 16) -------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        """The world's state now, to come back to: ``snapshot.restore()`` puts every body,
+        contact, joint and setting back, after which steps give the states the world gave
+        from here the first time, bit for bit (a rollback, an undo; see
+        :mod:`physbook.snapshots`). Cheap: its arrays copied, no Python per body.
+        ``pb.save_world(snapshot, path)`` writes it to a file. Callbacks are not part of it."""
+        return take_snapshot(self)
 
     # --- running and recording -------------------------------------------------------
 

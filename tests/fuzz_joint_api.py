@@ -33,6 +33,8 @@ _VALID = {
     pb.WheelJoint: {"anchor": (1.0, 0.0), "axis": (0.0, 1.0), "hertz": 1.0,
                     "damping_ratio": 0.7, "motor_speed": 1.0, "max_motor_torque": 1.0,
                     "lower": -1.0, "upper": 1.0, "collide_connected": False},
+    pb.MotorJoint: {"linear_offset": (1.0, 0.5), "angular_offset": 0.5, "max_force": 10.0,
+                    "max_torque": 1.0, "correction_factor": 0.3, "collide_connected": False},
 }
 
 

@@ -20,6 +20,7 @@ _JOINTS = {
     "WeldJoint": lambda pin, ball: pb.WeldJoint(pin, ball, (0.5, 0.0)),
     "WheelJoint": lambda pin, ball: pb.WheelJoint(pin, ball, (1.0, 0.0), (0.0, 1.0)),
     "MouseJoint": lambda pin, ball: pb.MouseJoint(ball, (1.0, 1.0), 10.0),
+    "MotorJoint": lambda pin, ball: pb.MotorJoint(pin, ball, (1.0, 0.5), 0.5, 10.0, 1.0),
 }
 
 #: The settable values of each joint kind not already fuzzed by ``fuzz_joint_api``.
@@ -30,6 +31,8 @@ _SETTERS = {
     "WeldJoint": ("linear_hertz", "angular_hertz"),
     "WheelJoint": ("max_motor_torque", "hertz", "damping_ratio"),
     "MouseJoint": ("hertz", "damping_ratio"),
+    "MotorJoint": ("linear_offset", "angular_offset", "max_force", "max_torque",
+                   "correction_factor"),
 }
 
 

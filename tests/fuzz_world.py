@@ -34,6 +34,21 @@ def _set(argument: str):
     return call
 
 
+def _contact_rule(argument: str):
+    def call(bad):
+        arguments = {"category_a": 1, "category_b": 2, "friction": 0.5, argument: bad}
+        return _world().events.contact_rule(**arguments)
+    return call
+
+
+def _move_to(argument: str):
+    def call(bad):
+        platform = _world().add_body(pb.Polygon.box(1.0, 0.1), kind="kinematic")
+        arguments = {"position": (1.0, 0.0), "angle": None, "dt": 1 / 60, argument: bad}
+        platform.move_to(**arguments)
+    return call
+
+
 def _solver_setting(make, argument: str):
     def call(bad):
         return make(**{argument: bad})
@@ -65,8 +80,7 @@ def _contact_update(argument: str):
         bodies, shapes = world.bodies.arrays, world.shapes.arrays
         arguments = {"pairs": np.array([[0, 1]]), "shapes": shapes,
                      "origins": bodies.origins, "angles": bodies.angles,
-                     "restitutions": bodies.restitutions, "frictions": bodies.frictions,
-                     "margins": None}
+                     "surfaces": world.shapes.surfaces, "margins": None}
         arguments[argument] = bad
         ContactTable().update(**arguments)
     return call
@@ -94,7 +108,10 @@ CASES = [
     Case("World.gravity", "gravity", lambda bad: setattr(_world(), "gravity", bad)),
     *(Case("World.add_body", name, _add_body(name)) for name in (
         "shape_or_shapes", "position", "angle", "velocity", "angular_velocity", "material",
-        "kind", "gravity_scale", "layers", "filter", "sensor", "fixed_rotation")),
+        "kind", "gravity_scale", "layers", "filter", "sensor", "fixed_rotation",
+        "linear_damping", "angular_damping", "surface_velocity", "one_way")),
+    Case("World.add_body", "material[1]", lambda bad: _world().add_body(
+        [pb.Circle(0.5), pb.Circle(0.2)], material=[pb.Material(), bad]), named="material"),
     Case("World.add_body", "filter[1]", lambda bad: _world().add_body(
         [pb.Circle(0.5), pb.Circle(0.2)], filter=[pb.Filter(), bad]), named="filter"),
     Case("World.add_body", "sensor[0]", lambda bad: _world().add_body(
@@ -126,6 +143,34 @@ CASES = [
     Case("EventLog.on_contact", "end",
          lambda bad: None if isinstance(bad, type) else _world().events.on_contact(1, 1, None, bad),
          named="end"),
+    Case("EventLog.on_contact", "hit",
+         lambda bad: None if isinstance(bad, type) else _world().events.on_contact(
+             1, 1, hit=bad), named="hit"),
+    # Chapter 16: contact rules, pre-solve callbacks, shape lookups, a body's feel.
+    *(Case("EventLog.contact_rule", name, _contact_rule(name)) for name in (
+        "category_a", "category_b", "enabled", "friction", "restitution", "tangent_speed")),
+    Case("EventLog.on_pre_solve", "category_a",
+         lambda bad: _world().events.on_pre_solve(bad, 1, print)),
+    Case("EventLog.on_pre_solve", "category_b",
+         lambda bad: _world().events.on_pre_solve(1, bad, print)),
+    Case("EventLog.on_pre_solve", "function",
+         lambda bad: None if isinstance(bad, type) else _world().events.on_pre_solve(
+             1, 1, bad)),
+    Case("EventLog.body_of", "shape_id", lambda bad: _world().events.body_of(bad)
+         if not (isinstance(bad, int) and 0 <= bad < 2) else None),
+    *(Case("Body." + name, name, _set(name)) for name in (
+        "linear_damping", "angular_damping", "surface_velocity", "one_way", "material")),
+    Case("Body.set_material", "material", lambda bad: _body().set_material(bad)),
+    Case("Body.set_material", "shape",
+         lambda bad: _body().set_material(pb.Material(), bad) if bad is not None else None),
+    Case("Body.set_surface_velocity", "velocity",
+         lambda bad: _body().set_surface_velocity(bad), named="surface_velocity"),
+    Case("Body.set_one_way", "direction", lambda bad: _body().set_one_way(bad),
+         named="one_way"),
+    *(Case("Body.move_to", name, _move_to(name)) for name in ("position", "angle", "dt")),
+    Case("Platformer.step", "keys", lambda bad: pb.scenes.Platformer().step(bad)),
+    Case("Platformer.play", "steps", lambda bad: pb.scenes.Platformer().play(steps=bad)
+         if not (isinstance(bad, int) and 200 < bad < 2**31) else None),
     Case("EventLog.remove_handler", "handler",
          lambda bad: _world().events.remove_handler(bad)),
     Case("Body.filter", "filter", lambda bad: setattr(_body(), "filter", bad)),
@@ -196,7 +241,7 @@ CASES = [
     _solver_step(2, "gravity"),
     _solver_step(3, "dt"),
     *(Case("ContactTable.update", name, _contact_update(name)) for name in (
-        "pairs", "shapes", "origins", "angles", "restitutions", "frictions", "margins")),
+        "pairs", "shapes", "origins", "angles", "surfaces", "margins")),
     Case("ContactTable", "capacity", lambda bad: ContactTable(bad)),
     Case("Recording.frame", "k", _recording_frame),
 ]

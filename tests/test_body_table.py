@@ -18,7 +18,8 @@ def add_numbered_body(table: BodyTable, value: float) -> int:
     """Add a body whose every float column holds ``value`` (its handle is its id)."""
     values = {name: value for name in BodyArrays._fields
               if name not in ("kinds", "materials", "ids")}
-    return table.add(values, (f"shapes {value}",), f"material {value}", lambda body_id: body_id)
+    return table.add(values, (f"shapes {value}",), (f"material {value}",), lambda body_id: body_id,
+                     user_data=f"data {value}")
 
 
 @settings(max_examples=60)
@@ -47,7 +48,8 @@ def test_removal_compacts_every_column_in_order(operations):
         assert table.row_of(body_id) == row and table.is_alive(body_id)
         value = table.arrays.masses[row]
         assert table.shapes(row) == (f"shapes {value}",)
-        assert table.material(row) == f"material {value}"
+        assert table.materials(row) == (f"material {value}",)
+        assert table.user_data(row) == f"data {value}"
         assert table.handle(row) == body_id
     assert table.handles == table.arrays.ids.tolist()
     # Ids are recycled: distinct, and never more than the most bodies alive at once.
@@ -59,7 +61,8 @@ def test_removal_compacts_every_column_in_order(operations):
 def boxes_in_a_row(count: int) -> tuple[pb.World, list[pb.Body]]:
     world = pb.World(gravity=(0.0, 0.0))
     bodies = [world.add_body(pb.Polygon.box(0.2, 0.2), position=(float(i), 0.0),
-                             velocity=(float(i), 0.0), layers=0) for i in range(count)]
+                             velocity=(float(i), 0.0),
+                             filter=pb.Filter(mask=0)) for i in range(count)]
     return world, bodies
 
 

@@ -11,6 +11,7 @@ from physbook import scenes
 from physbook.dynamics.contact_table import ContactColumns, ContactTable
 from physbook.dynamics.solvers import ImpulseSolver
 from physbook.geometry.shape_table import ShapeTable
+from physbook.geometry.surface import surface_row
 
 DT = 1.0 / 60.0
 
@@ -49,12 +50,12 @@ class Poses:
 
     def __init__(self):
         self.shapes = ShapeTable()
-        for body, shape in enumerate([pb.Polygon.box(5.0, 0.5), pb.Polygon.box(0.5, 0.5),
-                                      pb.Circle(0.5), pb.Circle(0.5)]):
-            self.shapes.append(shape, body)
         self.materials = list(pb.MATERIALS.values())[:4]
-        self.restitutions = np.array([material.restitution for material in self.materials])
-        self.frictions = np.array([material.friction for material in self.materials])
+        for body, (shape, material) in enumerate(zip(
+                [pb.Polygon.box(5.0, 0.5), pb.Polygon.box(0.5, 0.5), pb.Circle(0.5),
+                 pb.Circle(0.5)], self.materials, strict=True)):
+            self.shapes.append(shape, body,
+                               surface=surface_row(material.friction, material.restitution))
         self.origins = np.array([[0.0, -0.5], [0.0, 0.49], [2.0, 0.49], [10.0, 10.0]])
         self.angles = np.zeros(4)
         # Every pair, in canonical order; the narrow phase keeps the touching ones.
@@ -63,7 +64,7 @@ class Poses:
     def update(self, table: ContactTable) -> ContactColumns:
         before = snapshot(table.arrays)
         table.update(self.pairs, self.shapes.arrays, self.origins, self.angles,
-                     self.restitutions, self.frictions)
+                     self.shapes.surfaces)
         assert_carried(table.arrays, before)
         return table.arrays
 

@@ -198,7 +198,7 @@ def test_handlers_can_be_removed_and_must_do_something():
     assert calls == []
     with pytest.raises(ValueError, match="not registered"):
         world.events.remove_handler(handler)
-    with pytest.raises(ValueError, match="give begin, end or both"):
+    with pytest.raises(ValueError, match="give begin, end, hit or several"):
         world.events.on_contact(1, 1)
 
 

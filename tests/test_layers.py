@@ -34,6 +34,7 @@ LAYER_OF_PREFIX = {
     "physbook.queries": "world",
     "physbook.events": "world",
     "physbook.event_log": "world",
+    "physbook.contact_hooks": "world",
     "physbook.continuous": "world",
     "physbook.compiled_step": "world",
     "physbook.shape_cast": "world",
@@ -41,8 +42,11 @@ LAYER_OF_PREFIX = {
     "physbook.explosion": "world",
     "physbook.stages": "world",
     "physbook.scenes": "world",
+    "physbook.snapshots": "world",
+    "physbook.world_files": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",
+    "physbook.draw": "viz",
     "physbook": "package",
 }
 
@@ -65,7 +69,7 @@ ALLOWED = {
 }
 
 #: Third-party packages for drawing and widgets, which only ``physbook.viz`` may import.
-DRAWING = {"matplotlib", "ipywidgets", "IPython"}
+DRAWING = {"matplotlib", "ipywidgets", "IPython", "pygame"}
 
 
 def module_name(path: Path) -> str:

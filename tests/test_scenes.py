@@ -49,11 +49,12 @@ def test_scene_materials_mix_to_the_pair_values():
     world = scene.world
     ramp_row = scene.bodies["ramp"].row
     for box, pair in zip(scene.bodies["boxes"], scene.params["frictions"], strict=True):
-        mixed = mix_friction(world.bodies.frictions[ramp_row], world.bodies.frictions[box.row])
-        assert mixed == pytest.approx(pair, abs=1e-12)
+        ramp, moving = world.bodies[ramp_row].material, box.material
+        assert mix_friction(ramp.friction, moving.friction) == pytest.approx(pair, abs=1e-12)
     bounce = scenes.bounce().world
-    assert mix_restitution(bounce.bodies.restitutions[0], bounce.bodies.restitutions[1]) == 0.5
-    assert mix_friction(bounce.bodies.frictions[0], bounce.bodies.frictions[1]) == 0.0
+    floor, ball = bounce.bodies[0].material, bounce.bodies[1].material
+    assert mix_restitution(floor.restitution, ball.restitution) == 0.5
+    assert mix_friction(floor.friction, ball.friction) == 0.0
 
 
 def test_per_body_value():

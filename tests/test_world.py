@@ -19,6 +19,7 @@ from physbook import scenes
 from physbook.broadphase.naive import naive_pairs
 from physbook.dynamics import motion
 from physbook.dynamics.body_table import BodyArrays
+from physbook.geometry.surface import FRICTION, RESTITUTION
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
 from physbook.vecmath import vec
 
@@ -87,7 +88,8 @@ def test_bodies_step_independently_of_each_other():
     together = pb.World()
     handles = []
     for position, angle, velocity, spin, *_ in states:
-        handles.append(together.add_body(shapes, position, angle, velocity, spin, layers=0))
+        handles.append(together.add_body(shapes, position, angle, velocity, spin,
+                                         filter=pb.Filter(mask=0)))
     for _ in range(30):
         for handle, (*_, force, torque, scale) in zip(handles, states, strict=True):
             handle.apply_force(force)
@@ -352,8 +354,9 @@ def test_dynamic_body_kind_and_defaults():
     assert body.kind == "dynamic" and world.bodies.kinds[0] == DYNAMIC
     assert body.material is pb.DEFAULT_MATERIAL
     assert body.layers == 1 and body.gravity_scale == 1.0
-    assert world.bodies.restitutions[0] == pb.DEFAULT_MATERIAL.restitution
-    assert world.bodies.frictions[0] == pb.DEFAULT_MATERIAL.friction
+    surface = world.shapes.surfaces[0]
+    assert surface[FRICTION] == pb.DEFAULT_MATERIAL.friction
+    assert surface[RESTITUTION] == pb.DEFAULT_MATERIAL.restitution
     body.layers = 0b110
     assert world.shapes.filters.category[0] == world.shapes.filters.mask[0] == 6
     assert body.filter == pb.Filter(6, 6, 0) and body.layers == 6
@@ -364,8 +367,8 @@ def test_materials_set_mass_and_contact_coefficients():
     wood = pb.MATERIALS["wood"]
     body = world.add_body(pb.Polygon.box(1.0, 1.0), material=wood)
     assert body.mass == pytest.approx(4.0 * wood.density)
-    assert world.bodies.restitutions[0] == wood.restitution
-    assert world.bodies.frictions[0] == wood.friction
+    assert world.shapes.surfaces[0, RESTITUTION] == wood.restitution
+    assert world.shapes.surfaces[0, FRICTION] == wood.friction
 
 
 # --- removal, growth, handles -----------------------------------------------------------
@@ -430,7 +433,7 @@ def test_random_adds_and_removes_match_a_simple_model(operations):
         if add or not model:
             x = float(len(handles))
             shapes = [pb.Circle(0.1, (0.2 * k, 0.0)) for k in range(shape_count)]
-            body = world.add_body(shapes, position=(x, 0.0), layers=0)
+            body = world.add_body(shapes, position=(x, 0.0), filter=pb.Filter(mask=0))
             handles[body.id] = body
             model[body.id] = (x, shape_count)
         else:
@@ -477,7 +480,7 @@ def test_read_only_views_protect_derived_arrays():
     world = pb.World()
     world.add_body(pb.Circle(1.0))
     for name in ("origins", "masses", "inertias", "inverse_masses", "inverse_inertias",
-                 "local_centers", "kinds", "restitutions", "frictions", "ids"):
+                 "local_centers", "kinds", "ids"):
         with pytest.raises(ValueError, match="read-only"):
             getattr(world.bodies, name)[0] = 0
     world.bodies.velocities[0] = (1.0, 2.0)  # writable state is the world's own array
@@ -618,7 +621,7 @@ def test_run_refuses_a_body_replaced_by_one_with_its_id():
 ])
 def test_time_is_counted_as_steps_times_dt(segments):
     world = pb.World()
-    world.add_body(pb.Circle(0.5), layers=0)
+    world.add_body(pb.Circle(0.5), filter=pb.Filter(mask=0))
     expected, running = 0.0, 0.0
     for steps, dt in segments:
         expected += steps * dt  # whole runs of equal steps, each one product
@@ -752,7 +755,8 @@ def test_a_user_broad_phase_returning_a_row_out_of_range_raises(extra):
         ({"angular_velocity": np.nan}, ValueError, "angular_velocity"),
         ({"angular_velocity": "fast"}, TypeError, "angular_velocity"),
         ({"kind": "ghost"}, ValueError, "kind"),
-        ({"kind": 0}, TypeError, "kind"),
+        ({"kind": 5}, ValueError, "kind"),
+        ({"kind": 1.0}, TypeError, "kind"),
         ({"material": "wood"}, TypeError, "material"),
         ({"gravity_scale": np.nan}, ValueError, "gravity_scale"),
         ({"layers": 1.5}, TypeError, "layers"),

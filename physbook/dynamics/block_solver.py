@@ -120,7 +120,7 @@ def solve_velocities_block(contacts, bodies, work, block):
             solve_friction(velocities, angular_velocities, inverse_masses, inverse_inertias,
                            a, b, arms_a[m, k, 0], arms_a[m, k, 1], arms_b[m, k, 0],
                            arms_b[m, k, 1], -ny, nx, frictions[m] * normal_impulses[m, k],
-                           tangent_impulses, tangent_masses, m, k)
+                           tangent_impulses, tangent_masses, m, k, contacts.tangent_speeds[m])
         if block and count == 2:
             # k_ij = 1/m_A + 1/m_B + (r_Ai×n)(r_Aj×n)/I_A + (r_Bi×n)(r_Bj×n)/I_B.
             ca1 = cross(arms_a[m, 0, 0], arms_a[m, 0, 1], nx, ny)

@@ -47,8 +47,9 @@ class Bodies:
     gravity_scales = ColumnView("(N,) multipliers of the world's gravity; writable.",
                                 writable=True)
     kinds = ColumnView("(N,) body kinds: DYNAMIC=0, STATIC=1, KINEMATIC=2.")
-    restitutions = ColumnView("(N,) restitution of each body's material.")
-    frictions = ColumnView("(N,) friction coefficient of each body's material.")
+    linear_dampings = ColumnView("(N,) linear damping rates (1/s); writable.", writable=True)
+    angular_dampings = ColumnView("(N,) angular damping rates (1/s); writable.",
+                                  writable=True)
     ids = ColumnView("(N,) body ids, by row (a removed body's id goes to a later body).")
     awake = ColumnView("(N,) bool: the body moves in the next step (false when asleep and "
                        "for static bodies; set Body.awake to change it).")

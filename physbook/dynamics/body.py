@@ -14,9 +14,10 @@ import math
 import numpy as np
 
 from physbook import _check
+from physbook.dynamics.body_feel import BodyFeel
 from physbook.dynamics.body_table import BodyTable
 from physbook.geometry.shape_filter import Filter
-from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
+from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC, body_kind_code
 from physbook.vecmath.kernels import rotate
 from physbook.vecmath.vec import Transform
 
@@ -33,9 +34,10 @@ def rotated(vector: np.ndarray, angle: float) -> np.ndarray:
     return np.array(rotate(math.cos(angle), math.sin(angle), vector[0], vector[1]))
 
 
-class Body:
+class Body(BodyFeel):
     """A handle to one body: the world it belongs to, the body's ``id`` and the id's
-    ``generation``."""
+    ``generation``. The settings a game tunes while it runs (materials, surfaces, damping,
+    user data, :meth:`move_to`) are those of :class:`~physbook.dynamics.body_feel.BodyFeel`."""
 
     __slots__ = ("_world", "_table", "_id", "_generation")
 
@@ -78,8 +80,12 @@ class Body:
 
     @property
     def alive(self) -> bool:
-        """False once the body has been removed from its world."""
-        return self._table.is_alive(self._id, self._generation)
+        """False once the body has been removed from its world, or, in a contact callback,
+        once the callback has asked for its removal (done when the callbacks return)."""
+        if not self._table.is_alive(self._id, self._generation):
+            return False
+        pending = self._world.events.pending_removals
+        return not pending or all(body._id != self._id for body in pending)
 
     # --- pose and motion -------------------------------------------------------------
 
@@ -250,9 +256,9 @@ class Body:
 
     @kind.setter
     def kind(self, value) -> None:
-        code = BODY_KINDS.index(_check.choice(value, "kind", BODY_KINDS))
+        code = body_kind_code(value)
         _, row = self._row()
-        self._world._set_kind(row, code)
+        self._world._changes.set_kind(row, code)
 
     @property
     def fixed_rotation(self) -> bool:
@@ -267,17 +273,12 @@ class Body:
     def fixed_rotation(self, value) -> None:
         value = _check.flag(value, "fixed_rotation")
         _, row = self._row()
-        self._world._set_fixed_rotation(row, value)
+        self._world._changes.set_fixed_rotation(row, value)
 
     @property
     def shapes(self) -> tuple:
         """The body's shapes, in body coordinates."""
         return self._table.shapes(self.row)
-
-    @property
-    def material(self):
-        """The body's :class:`~physbook.dynamics.materials.Material`."""
-        return self._table.material(self.row)
 
     @property
     def gravity_scale(self) -> float:

@@ -55,10 +55,8 @@ class BodyArrays(NamedTuple):
     local_centers: np.ndarray  #: (N, 2) centres of mass in body coordinates
     gravity_scales: np.ndarray  #: (N,) multipliers of the world's gravity
     kinds: np.ndarray  #: (N,) int64 codes of physbook.kinds
-    restitutions: np.ndarray  #: (N,) restitution of each body's material
-    frictions: np.ndarray  #: (N,) friction coefficient of each body's material
     ids: np.ndarray  #: (N,) int64 body ids (a removed body's id goes to a later body)
-    sizes: np.ndarray  #: (N,) the body's thinnest shape, 2·area/perimeter (m)
+    sizes: np.ndarray  #: (N,) the thinnest shape, 2·area/perimeter (m; inf for segments only)
     awake: np.ndarray  #: (N,) bool: moves this step (false when asleep, and for static bodies)
     sleep_times: np.ndarray  #: (N,) how long the body has been slow enough to sleep (s)
     #: (N, 2) and (N,): where a sleeping body's centre was, and its angle, when it fell
@@ -66,6 +64,9 @@ class BodyArrays(NamedTuple):
     sleep_centers: np.ndarray
     sleep_angles: np.ndarray
     bullets: np.ndarray  #: (N,) bool: continuous against dynamic bodies too (chapter 13)
+    #: (N,) damping rates c (1/s): each step divides v, or ω, by 1 + c·h (chapter 16)
+    linear_dampings: np.ndarray
+    angular_dampings: np.ndarray
 
 
 #: Shape of one row and dtype of each column, in the order of :class:`BodyArrays`.
@@ -84,8 +85,6 @@ _LAYOUT = {
     "local_centers": ((2,), np.float64),
     "gravity_scales": ((), np.float64),
     "kinds": ((), np.int64),
-    "restitutions": ((), np.float64),
-    "frictions": ((), np.float64),
     "ids": ((), np.int64),
     "sizes": ((), np.float64),
     "awake": ((), np.bool_),
@@ -93,6 +92,8 @@ _LAYOUT = {
     "sleep_centers": ((2,), np.float64),
     "sleep_angles": ((), np.float64),
     "bullets": ((), np.bool_),
+    "linear_dampings": ((), np.float64),
+    "angular_dampings": ((), np.float64),
 }
 assert tuple(_LAYOUT) == BodyArrays._fields
 
@@ -198,6 +199,7 @@ class BodyTable(CachesViews):
         self._shapes: list[tuple] = []
         self._materials: list = []
         self._fixed_rotations: list[bool] = []
+        self._user_data: list = []
         self._handles: list = []
         self._arrays: BodyArrays | None = None
 
@@ -261,9 +263,21 @@ class BodyTable(CachesViews):
         """The shapes of the body at ``row``."""
         return self._shapes[row]
 
-    def material(self, row: int):
-        """The material of the body at ``row``."""
+    def materials(self, row: int) -> tuple:
+        """The material of each shape of the body at ``row``, in order."""
         return self._materials[row]
+
+    def set_materials(self, row: int, materials: tuple) -> None:
+        """Record ``materials`` (one per shape) as those of the body at ``row``."""
+        self._materials[row] = tuple(materials)
+
+    def user_data(self, row: int):
+        """What the game keeps with the body at ``row``."""
+        return self._user_data[row]
+
+    def set_user_data(self, row: int, value) -> None:
+        """Keep ``value`` with the body at ``row``."""
+        self._user_data[row] = value
 
     def fixed_rotation(self, row: int) -> bool:
         """Whether the body at ``row`` was asked never to turn (its inverse inertia is then
@@ -301,11 +315,12 @@ class BodyTable(CachesViews):
         self._columns, self._slot_of_row, self._row_of_slot, self._generations, \
             self._arrays = columns, slot_of_row, row_of_slot, generations, None
 
-    def add(self, values: dict, shapes: tuple, material, make_handle,
-            fixed_rotation: bool = False) -> int:
+    def add(self, values: dict, shapes: tuple, materials: tuple, make_handle,
+            fixed_rotation: bool = False, user_data=None) -> int:
         """Append a body: ``values`` maps column names to its row's values (columns left out
-        are 0), ``make_handle(body_id)`` builds its handle. Returns its row. The body takes
-        the first free id, the latest one freed, in its next generation."""
+        are 0), ``materials`` holds one material per shape, ``make_handle(body_id)`` builds
+        its handle. Returns its row. The body takes the first free id, the latest one
+        freed, in its next generation."""
         row = self._count
         self.reserve(row + 1)
         mark = self.mark()
@@ -316,8 +331,9 @@ class BodyTable(CachesViews):
             self._columns["ids"][row] = body_id
             self._row_of_slot[body_id] = row
             self._shapes.append(shapes)
-            self._materials.append(material)
+            self._materials.append(tuple(materials))
             self._fixed_rotations.append(fixed_rotation)
+            self._user_data.append(user_data)
             self._count, self._arrays = row + 1, None
             self._handles.append(make_handle(body_id))
         except BaseException:
@@ -325,9 +341,10 @@ class BodyTable(CachesViews):
             raise
         return row
 
-    def _lists(self) -> tuple[list, list, list, list]:
+    def _lists(self) -> tuple[list, list, list, list, list]:
         """What the table keeps per row outside its columns, in Python lists."""
-        return self._shapes, self._materials, self._fixed_rotations, self._handles
+        return (self._shapes, self._materials, self._fixed_rotations, self._user_data,
+                self._handles)
 
     def mark(self) -> int:
         """What :meth:`truncate` goes back to: the rows in use."""
@@ -338,7 +355,7 @@ class BodyTable(CachesViews):
         :meth:`add` finished or not; their ids are free again."""
         count = mark
         del self._shapes[count:], self._materials[count:], self._fixed_rotations[count:], \
-            self._handles[count:]
+            self._user_data[count:], self._handles[count:]
         self._count, self._arrays = count, None
 
     def removal(self, rows, order=None) -> BodyRemoval:
@@ -380,7 +397,8 @@ class BodyTable(CachesViews):
                 if len(items) == count:
                     del items[start:stop]
         else:
-            self._shapes, self._materials, self._fixed_rotations, self._handles = lists
+            (self._shapes, self._materials, self._fixed_rotations, self._user_data,
+             self._handles) = lists
         self._count, self._arrays = count - len(rows), None
 
     def remove(self, body_id: int) -> int:

@@ -387,11 +387,15 @@ def pair_slop(slop, sizes, a, b):
 
 @njit(refcounted=False)
 def solve_friction(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b,
-                   rax, ray, rbx, rby, tx, ty, bound, tangent_impulses, tangent_masses, m, k):
-    """Friction at point k of contact m: the impulse that stops sliding along the tangent
-    (tx, ty), −v_t/K_t, accumulated and clamped to Coulomb's bound |λ_t| ≤ μ·λ_n."""
+                   rax, ray, rbx, rby, tx, ty, bound, tangent_impulses, tangent_masses, m, k,
+                   tangent_speed=0.0):
+    """Friction at point k of contact m: the impulse that brings the sliding speed along
+    the tangent (tx, ty) to the contact's ``tangent_speed`` v_t* (m/s; 0 but on a conveyor,
+    chapter 16), −(v_t − v_t*)/K_t, accumulated and clamped to Coulomb's bound
+    |λ_t| ≤ μ·λ_n."""
     dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx, rby)
-    total = tangent_impulses[m, k] - (dvx * tx + dvy * ty) * tangent_masses[m, k]
+    total = tangent_impulses[m, k] - ((dvx * tx + dvy * ty) - tangent_speed) \
+        * tangent_masses[m, k]
     total = min(max(total, -bound), bound)
     jt = total - tangent_impulses[m, k]
     tangent_impulses[m, k] = total
@@ -540,7 +544,7 @@ def solve_velocities(contacts, bodies, work, accumulate):
                               inverse_inertias, a, b, j * nx, j * ny, rax, ray, rbx, rby)
             solve_friction(velocities, angular_velocities, inverse_masses, inverse_inertias,
                            a, b, rax, ray, rbx, rby, tx, ty, frictions[m] * normal_impulses[m, k],
-                           tangent_impulses, tangent_masses, m, k)
+                           tangent_impulses, tangent_masses, m, k, contacts.tangent_speeds[m])
 
 
 def softness(hertz: float, damping_ratio: float, h: float) -> Softness:
@@ -656,6 +660,7 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
     pairs, point_counts, normals, frictions, restitutions = (
         contacts.bodies, contacts.point_counts, contacts.normals, contacts.frictions,
         contacts.restitutions)
+    tangent_speeds = contacts.tangent_speeds
     centers, velocities, angular_velocities = (bodies.centers, bodies.velocities,
                                                bodies.angular_velocities)
     inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
@@ -741,7 +746,8 @@ def solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, sof
             bound = frictions[m] * normal_impulses[m, k]
             point_ax, point_ay = point_velocity(vax, vay, wa, rax, ray)
             point_bx, point_by = point_velocity(vbx, vby, wb, rbx, rby)
-            vt = (point_bx - point_ax) * -ny + (point_by - point_ay) * nx
+            # v_t − v_t*: the sliding speed beyond the contact's tangent speed (chapter 16)
+            vt = (point_bx - point_ax) * -ny + (point_by - point_ay) * nx - tangent_speeds[m]
             total = min(max(tangent_impulses[m, k] - vt * tangent_masses[m, k], -bound), bound)
             jt = total - tangent_impulses[m, k]
             tangent_impulses[m, k] = total

@@ -30,8 +30,15 @@ from physbook import _check
 from physbook._buffers import CachesViews, ColumnView
 from physbook._jit import njit
 from physbook.collision.manifold import collide_rows, narrow_scratch, pair_rotations
-from physbook.dynamics.materials import pair_friction, pair_restitution
+from physbook.dynamics.contact_surface import (
+    CONTACT_PASSING,
+    ContactRules,
+    apply_rules,
+    contact_surface,
+    no_rules,
+)
 from physbook.geometry.shape_table import ShapeArrays, ShapeTable
+from physbook.geometry.surface import FRICTION, RESTITUTION, SURFACE_WIDTH, surface_row
 
 
 class ContactColumns(NamedTuple):
@@ -58,6 +65,8 @@ class ContactColumns(NamedTuple):
     tangent_impulses: np.ndarray
     restitutions: np.ndarray
     frictions: np.ndarray
+    tangent_speeds: np.ndarray
+    flags: np.ndarray
 
 
 def contact_columns(capacity: int) -> ContactColumns:
@@ -66,7 +75,8 @@ def contact_columns(capacity: int) -> ContactColumns:
         np.zeros((capacity, 2), np.int64), np.zeros((capacity, 2), np.int64),
         np.zeros(capacity, np.int64), np.zeros((capacity, 2)), np.zeros((capacity, 2, 2)),
         np.zeros((capacity, 2)), np.zeros((capacity, 2), np.int64), np.zeros((capacity, 2)),
-        np.zeros((capacity, 2)), np.zeros(capacity), np.zeros(capacity))
+        np.zeros((capacity, 2)), np.zeros(capacity), np.zeros(capacity), np.zeros(capacity),
+        np.zeros(capacity, np.int64))
 
 
 @njit(inline=True)
@@ -77,22 +87,24 @@ def contact_rows(columns, count):
                           columns.points[:count], columns.depths[:count],
                           columns.features[:count], columns.normal_impulses[:count],
                           columns.tangent_impulses[:count], columns.restitutions[:count],
-                          columns.frictions[:count])
+                          columns.frictions[:count], columns.tangent_speeds[:count],
+                          columns.flags[:count])
 
 
 @njit(refcounted=False)
-def update_contacts(pairs, shapes, origins, angles, margins, body_restitutions, body_frictions,
-                    awake, old, old_count, new, scratch):
+def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, awake, old,
+                    old_count, new, scratch):
     """The narrow phase over candidate ``pairs``, into the rows of ``new``; returns their count.
 
     Each pair that touches, or whose gap is at most the sum of its shapes' ``margins`` (m;
-    a *speculative* contact, with negative depth), gets a row: its manifold, the restitution
-    and friction mixed from its bodies' ``body_restitutions`` and ``body_frictions`` (N,)
-    (:func:`~physbook.dynamics.materials.pair_restitution`,
-    :func:`~physbook.dynamics.materials.pair_friction`), and, for each point
-    whose feature id it had in ``old`` (rows 0 .. old_count − 1), the impulses that point
-    received there (0 for a new point). ``pairs`` are shape rows sorted by row; ``old`` is
-    sorted by shape id, and ids grow with rows, so one merge walk finds every match.
+    a *speculative* contact, with negative depth), gets a row: its manifold, its surface
+    from its shapes' ``surfaces`` (S, 6) (friction, restitution, tangent speed, and
+    whether it acts: :func:`~physbook.dynamics.contact_surface.contact_surface`), changed
+    by the world's ``rules`` (:class:`~physbook.dynamics.contact_surface.ContactRules`),
+    and, for each point whose feature id it had in ``old`` (rows 0 .. old_count − 1), the
+    impulses that point received there (0 for a new point). ``pairs`` are shape rows
+    sorted by row; ``old`` is sorted by shape id, and ids grow with rows, so one merge
+    walk finds every match.
 
     A pair whose bodies are both not ``awake`` (asleep, or asleep and static; chapter 11)
     has not moved: its old row is copied as it was, impulses included, and no manifold is
@@ -104,7 +116,7 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_restitutions, 
     cosines, sines, done, unturned = scratch.cosines, scratch.sines, scratch.done, scratch.unturned
     pair_rotations(pairs, body, angles, cosines, sines, done, awake, unturned)
     (shape_ids, bodies, point_counts, contact_normals, points, depths, features,
-     normal_impulses, tangent_impulses, restitutions, frictions) = new
+     normal_impulses, tangent_impulses, restitutions, frictions, tangent_speeds, flags) = new
     old_ids, old_counts, old_features = old.shape_ids, old.point_counts, old.features
     old_normal, old_tangent = old.normal_impulses, old.tangent_impulses
     old_normals, old_depths, old_points = old.normals, old.depths, old.points
@@ -140,6 +152,8 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_restitutions, 
                 features[row, 1] = old_features[old_row, 1]
                 restitutions[row] = old.restitutions[old_row]
                 frictions[row] = old.frictions[old_row]
+                tangent_speeds[row] = old.tangent_speeds[old_row]
+                flags[row] = old.flags[old_row]
                 row += 1
             continue
         count = collide_rows(a, b, kind, body, radius, vertex_start, vertex_count, vertices,
@@ -153,11 +167,15 @@ def update_contacts(pairs, shapes, origins, angles, margins, body_restitutions, 
         bodies[row, 0] = body[a]
         bodies[row, 1] = body[b]
         point_counts[row] = count
-        # Mixed here, per contact, from the two bodies' own values: nothing is kept per
+        # Mixed here, per contact, from the two shapes' own values: nothing is kept per
         # pair of materials, so a world of M distinct materials holds O(M), not O(M²).
-        restitutions[row] = pair_restitution(body_restitutions[body[a]],
-                                             body_restitutions[body[b]])
-        frictions[row] = pair_friction(body_frictions[body[a]], body_frictions[body[b]])
+        overlapping = depths[row, 0] > 0.0 or (count == 2 and depths[row, 1] > 0.0)
+        passing = matched and (old.flags[old_row] & CONTACT_PASSING) != 0
+        frictions[row], restitutions[row], tangent_speeds[row], flags[row] = contact_surface(
+            surfaces, a, b, angles[body[a]], angles[body[b]], contact_normals[row, 0],
+            contact_normals[row, 1], overlapping, passing)
+        if rules.masks.shape[0]:
+            apply_rules(rules, a, b, frictions, restitutions, tangent_speeds, flags, row)
         for k in range(2):
             normal_impulses[row, k] = 0.0
             tangent_impulses[row, k] = 0.0
@@ -183,6 +201,8 @@ def copy_contact_row(source, m, target, i):
     target.point_counts[i] = source.point_counts[m]
     target.restitutions[i] = source.restitutions[m]
     target.frictions[i] = source.frictions[m]
+    target.tangent_speeds[i] = source.tangent_speeds[m]
+    target.flags[i] = source.flags[m]
     for k in range(2):
         target.shape_ids[i, k] = source.shape_ids[m, k]
         target.bodies[i, k] = source.bodies[m, k]
@@ -239,10 +259,10 @@ def _column(value, name: str, shape: tuple, dtype) -> None:
         raise ValueError(f"{name} must have shape {shape} (-1: any), got {value.shape}")
 
 
-def _check_update(pairs, shapes, origins, angles, restitutions, frictions, margins):
+def _check_update(pairs, shapes, origins, angles, surfaces, margins):
     """Raise TypeError or ValueError unless the arguments of :meth:`ContactTable.update`
     fit each other: every index in range, every array of the kernel's dtype and shape,
-    every coefficient one a :class:`~physbook.dynamics.materials.Material` can hold."""
+    every surface one a shape can hold."""
     shape_count = len(shapes.ids)
     _column(pairs, "pairs", (-1, 2), np.int64)
     _column(origins, "origins", (-1, 2), np.float64)
@@ -251,12 +271,14 @@ def _check_update(pairs, shapes, origins, angles, restitutions, frictions, margi
         raise ValueError(f"origins must have a row for each of the {shapes.body.max() + 1} "
                          f"bodies the shapes belong to, got {body_count}")
     _column(angles, "angles", (body_count,), np.float64)
-    _column(restitutions, "restitutions", (body_count,), np.float64)
-    _column(frictions, "frictions", (body_count,), np.float64)
+    _column(surfaces, "surfaces", (shape_count, SURFACE_WIDTH), np.float64)
+    restitutions, frictions = surfaces[:, RESTITUTION], surfaces[:, FRICTION]
     if not np.all((restitutions >= 0.0) & (restitutions <= 1.0)):
-        raise ValueError("restitutions must be in [0, 1]")
+        raise ValueError("surfaces' restitutions must be in [0, 1]")
     if not np.all((frictions >= 0.0) & (frictions < np.inf)):
-        raise ValueError("frictions must be finite and non-negative")
+        raise ValueError("surfaces' frictions must be finite and non-negative")
+    if not np.all(np.isfinite(surfaces)):
+        raise ValueError("surfaces must be finite")
     _column(margins, "margins", (shape_count,), np.float64)
     if len(pairs) and (pairs.min() < 0 or pairs.max() >= shape_count):
         raise ValueError(f"pairs must hold shape rows 0 .. {shape_count - 1}")
@@ -289,6 +311,8 @@ class ContactTable(CachesViews):
                                   writable=True)
     restitutions = ColumnView("(M,) the pair's mixed restitution.")
     frictions = ColumnView("(M,) the pair's mixed friction coefficient.")
+    tangent_speeds = ColumnView("(M,) relative tangential speed friction drives to (m/s).")
+    flags = ColumnView("(M,) bits: off this step (1), passing a one-way shape (2).")
 
     _CACHED_VIEWS = {"_arrays": None, "_views": {}}
 
@@ -346,8 +370,8 @@ class ContactTable(CachesViews):
         """Forget every contact (and the impulses they carried)."""
         self._count, self._stale, self._arrays = 0, False, None
 
-    def update(self, pairs, shapes, origins, angles, restitutions, frictions,
-               margins=None, awake=None, *, check: bool = True) -> None:
+    def update(self, pairs, shapes, origins, angles, surfaces=None, margins=None, awake=None,
+               rules: ContactRules | None = None, *, check: bool = True) -> None:
         """Replace the rows with this step's touching pairs, carrying matched impulses.
 
         Parameters
@@ -358,16 +382,21 @@ class ContactTable(CachesViews):
             The :class:`~physbook.geometry.shape_table.ShapeArrays` of the world.
         origins, angles
             Body poses (m, rad).
-        restitutions, frictions
-            (N,) each body's restitution and friction coefficient: a row gets
+        surfaces
+            (S, 6) each shape's surface row (:mod:`physbook.geometry.surface`): a row gets
             :func:`~physbook.dynamics.materials.mix_restitution` and
-            :func:`~physbook.dynamics.materials.mix_friction` of its two bodies' values.
+            :func:`~physbook.dynamics.materials.mix_friction` of its two shapes' values,
+            and the tangent speed and one-way state of
+            :func:`~physbook.dynamics.contact_surface.contact_surface`. None: every shape
+            with the default material's friction and restitution.
         margins
             (S,) per shape (m): a pair apart by up to the sum of its shapes' margins gets a
             row too, with negative depths (a speculative contact). None: touching only.
         awake
             (N,) bool per body: a pair of bodies that are both not awake keeps its row
             from the last update unchanged (chapter 11's sleeping). None: all awake.
+        rules
+            The world's :class:`~physbook.dynamics.contact_surface.ContactRules`, or None.
         check
             Check the arguments first, so that the compiled narrow phase cannot read out of
             bounds. The world, which builds them itself each step, passes False.
@@ -376,14 +405,18 @@ class ContactTable(CachesViews):
             _check.instance(shapes, "shapes", ShapeArrays, "the ShapeArrays of a shape table")
         if margins is None:
             margins = np.zeros(len(shapes.ids))
+        if surfaces is None:
+            surfaces = np.tile(surface_row(0.6, 0.0), (len(shapes.ids), 1))
+        if rules is None:
+            rules = no_rules(np.ones(len(shapes.ids), np.int64))
         if awake is None:
             awake = np.ones(len(origins) if isinstance(origins, np.ndarray) else 0, np.bool_)
         if check:
-            _check_update(pairs, shapes, origins, angles, restitutions, frictions, margins)
+            _check_update(pairs, shapes, origins, angles, surfaces, margins)
             _column(awake, "awake", (len(origins),), np.bool_)
         current, count, spare = self.sets(len(pairs))
-        self.accept(update_contacts(pairs, shapes, origins, angles, margins, restitutions,
-                                    frictions, awake, current, count, spare,
+        self.accept(update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins,
+                                    awake, current, count, spare,
                                     narrow_scratch(shapes, len(origins))))
 
     def sets(self, rows: int) -> tuple[ContactColumns, int, ContactColumns]:

@@ -9,6 +9,12 @@ along Jᵀ changes Ċ by K·λ, K = J M⁻¹ Jᵀ, so the impulse that drives Ċ
   the 2×2 K = (1/m_A + 1/m_B)·I + [r_A]ᵀ[r_A]/I_A + [r_B]ᵀ[r_B]/I_B;
 - an *angle* row (revolute spring, motor and limits, weld, prismatic): C = θ_B − θ_A − θ₀,
   Ċ = ω_B − ω_A, K = 1/I_A + 1/I_B;
+- a *motor* (two point rows and an angle row driven towards an offset): C_θ = θ_B − θ_A −
+  θ₀ wrapped into (−π, π], C_p = (c_B + r_B) − (c_A + r_A) − R_A·o with r the arms to each
+  body's origin and o the offset in A's axes; each row's velocity target is −β·C/h, a
+  fraction β (the correction factor) of the error removed per (sub)step, and its total
+  impulse stays within h times the largest torque, or, as a 2-vector, within h times the
+  largest force;
 - an *axial* row along a unit axis u (distance, prismatic, wheel): C = d·u − target with
   d = (c_B + r_B) − (c_A + r_A), Ċ = u·(v_B + ω_B × r_B − v_A − ω_A × r_A) plus, when u is
   fixed in A, the term (d × u)·ω_A from A turning the axis, K = 1/m_A + 1/m_B +
@@ -36,7 +42,7 @@ import numpy as np
 
 from physbook._jit import njit
 from physbook.dynamics.contact_solver import apply_impulse, relative_velocity
-from physbook.kinds import DISTANCE, MOUSE, PRISMATIC, REVOLUTE, WELD, WHEEL
+from physbook.kinds import DISTANCE, MOTOR, MOUSE, PRISMATIC, REVOLUTE, WELD, WHEEL
 from physbook.vecmath.kernels import cross, rotate
 
 
@@ -226,7 +232,7 @@ def warm_start_joints(joints, bodies, work, motion):
             continue
         rax, ray, rbx, rby, dx, dy, ux, uy = _axis_frame(j, a, b, arms, axes, centers,
                                                          delta_cos, delta_sin)
-        if kind == REVOLUTE or kind == WELD:
+        if kind == REVOLUTE or kind == WELD or kind == MOTOR:
             apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias,
                           a, b, linear[j, 0], linear[j, 1], rax, ray, rbx, rby)
             _apply_angular(angular_velocities, inverse_inertias, a, b,
@@ -530,6 +536,48 @@ def _solve_mouse(joints, j, b, rbx, rby, centers, velocities, angular_velocities
 
 
 @njit(refcounted=False)
+def _wrapped(angle):
+    """``angle`` (rad) moved by whole turns into (−π, π]: the short way round."""
+    turns = math.floor((math.pi - angle) / (2.0 * math.pi))
+    return angle + 2.0 * math.pi * turns
+
+
+@njit(refcounted=False)
+def _solve_motor(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ox, oy, angles, velocities,
+                 angular_velocities, inverse_masses, inverse_inertias, h):
+    """A motor joint: the angle row, then the point row, each driving its error C to
+    (1 − β)·C in the (sub)step (velocity target −β·C/h), their totals bounded by h times
+    the largest torque and force. ``(ox, oy)`` is the offset R_A·o in the world now."""
+    beta_rate = joints.correction_factors[j] / h
+    angular = joints.angular_impulses
+    angle = _wrapped(angles[b] - angles[a] - joints.reference_angles[j])
+    turn = angular_velocities[b] - angular_velocities[a]
+    old = angular[j]
+    bound = joints.max_motor[j] * h
+    total = min(max(old - _inverse(inverse_inertias[a] + inverse_inertias[b])
+                    * (turn + beta_rate * angle), -bound), bound)
+    angular[j] = total
+    _apply_angular(angular_velocities, inverse_inertias, a, b, total - old)
+    linear = joints.linear_impulses
+    k11, k12, k22 = _point_mass(inverse_masses[a], inverse_inertias[a], inverse_masses[b],
+                                inverse_inertias[b], rax, ray, rbx, rby)
+    dvx, dvy = relative_velocity(velocities, angular_velocities, a, b, rax, ray, rbx, rby)
+    bx, by = _solve_2x2(k11, k12, k22, dvx + beta_rate * (dx - ox),
+                        dvy + beta_rate * (dy - oy))
+    old_x, old_y = linear[j, 0], linear[j, 1]
+    total_x, total_y = old_x - bx, old_y - by
+    bound = joints.max_forces[j] * h
+    size = math.sqrt(total_x * total_x + total_y * total_y)
+    if size > bound:
+        total_x *= bound / size
+        total_y *= bound / size
+    linear[j, 0] = total_x
+    linear[j, 1] = total_y
+    apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b,
+                  total_x - old_x, total_y - old_y, rax, ray, rbx, rby)
+
+
+@njit(refcounted=False)
 def solve_joints(joints, bodies, work, motion, h, use_bias, soft):
     """One Gauss–Seidel pass over every joint of an awake body (see the module doc).
 
@@ -580,6 +628,10 @@ def solve_joints(joints, bodies, work, motion, h, use_bias, soft):
             _solve_point(joints, j, a, b, rax, ray, rbx, rby, dx, dy, velocities,
                          angular_velocities, inverse_masses, inverse_inertias, bias_rate,
                          mass_scale, impulse_scale)
+        elif kind == MOTOR:
+            # The motor's error is its drive, not drift: removed in every pass, relax too.
+            _solve_motor(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, angles,
+                         velocities, angular_velocities, inverse_masses, inverse_inertias, h)
         else:
             _solve_slider(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, angles,
                           velocities, angular_velocities, inverse_masses, inverse_inertias,
@@ -608,7 +660,7 @@ def store_joint_impulses(joints, bodies, work, motion, scale, inverse_dt):
         torque = 0.0
         if kind == REVOLUTE:
             torque = springs[j] + motors[j] + lowers[j] - uppers[j]
-        elif kind == WELD:
+        elif kind == WELD or kind == MOTOR:
             torque = angular[j]
         elif kind == DISTANCE or kind == PRISMATIC or kind == WHEEL:
             rax, ray, rbx, rby, dx, dy, ux, uy = _axis_frame(j, a, b, arms, axes, centers,

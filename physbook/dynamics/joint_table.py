@@ -61,7 +61,10 @@ class JointColumns(NamedTuple):
     ``max_motor`` (J,) the motor's largest force or torque (N or N·m; 0: no motor);
     ``hertz``, ``damping_ratios`` (J,) the joint's spring (0 Hz: none); ``angular_hertz``,
     ``angular_damping_ratios`` (J,) a weld joint's angular spring; ``max_forces`` (J,) a
-    mouse joint's largest force (N); the impulses of the last step (N·s, N·m·s):
+    mouse or motor joint's largest force (N); ``correction_factors`` (J,) the fraction of
+    a motor joint's offset error it removes per (sub)step (a motor joint keeps its linear
+    offset in ``local_axes``, its angular offset in ``reference_angles`` and its largest
+    torque in ``max_motor``); the impulses of the last step (N·s, N·m·s):
     ``linear_impulses`` (J, 2) of the point constraint (a prismatic or wheel joint keeps
     its perpendicular impulse in slot 0), ``angular_impulses``, ``spring_impulses`` (the
     spring, or a rigid distance joint's rod), ``motor_impulses``, ``lower_impulses``,
@@ -84,6 +87,7 @@ class JointColumns(NamedTuple):
     angular_hertz: np.ndarray
     angular_damping_ratios: np.ndarray
     max_forces: np.ndarray
+    correction_factors: np.ndarray
     linear_impulses: np.ndarray
     angular_impulses: np.ndarray
     spring_impulses: np.ndarray

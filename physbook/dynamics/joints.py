@@ -26,7 +26,16 @@ import numpy as np
 
 from physbook import _check
 from physbook.dynamics.body import Body
-from physbook.kinds import DISTANCE, JOINT_KINDS, MOUSE, PRISMATIC, REVOLUTE, WELD, WHEEL
+from physbook.kinds import (
+    DISTANCE,
+    JOINT_KINDS,
+    MOTOR,
+    MOUSE,
+    PRISMATIC,
+    REVOLUTE,
+    WELD,
+    WHEEL,
+)
 
 #: The largest spring frequency (Hz) and damping ratio a joint takes: far beyond any step a
 #: game takes (a 10⁹ Hz spring is rigid at any step longer than a nanosecond), and small
@@ -226,7 +235,7 @@ class Joint:
     @property
     def kind(self) -> str:
         """The joint's kind: ``"distance"``, ``"revolute"``, ``"prismatic"``, ``"weld"``,
-        ``"wheel"`` or ``"mouse"``."""
+        ``"wheel"``, ``"mouse"`` or ``"motor"``."""
         return JOINT_KINDS[self.kind_code]
 
     @property
@@ -643,3 +652,78 @@ class MouseJoint(Joint):
         """The pulled point of the body, in the world now (m)."""
         return _world_point(self._body_b, self._read("local_anchors")[1])
 
+
+
+def _correction(value, name: str) -> float:
+    value = _check.finite_scalar(value, name)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {value:g}")
+    return value
+
+
+def _offset(value, name: str) -> np.ndarray:
+    value = _check.vector(value, name)
+    if not np.hypot(*value) <= MAX_JOINT_VALUE:
+        raise ValueError(f"{name} must be at most {MAX_JOINT_VALUE:g} m long, got "
+                         f"{value.tolist()}")
+    return value
+
+
+class MotorJoint(Joint):
+    """Drives body B's pose relative to body A towards an offset, with a bounded force and
+    torque: a platform or a character steered by its target, a body held in a pose that
+    gives way to a push (Box2D's motor joint).
+
+    Each (sub)step the joint asks for the velocities that remove the fraction β
+    (``correction_factor``) of the pose error, C → (1 − β)·C, and pushes B (and A back)
+    with at most ``max_force`` and ``max_torque`` to get them. The angle error is taken
+    the short way round, within (−π, π].
+
+    Parameters
+    ----------
+    body_a, body_b
+        The bodies (of one world; at least one dynamic). B is driven relative to A.
+    linear_offset
+        Where B's origin should be, relative to A's origin, in A's axes (m); None: where it
+        is now.
+    angular_offset
+        The angle θ_B − θ_A to reach (rad); None: as it is now.
+    max_force, max_torque
+        The largest force (N, ≥ 0) and torque (N·m, ≥ 0) the joint applies.
+    correction_factor
+        β, the fraction of the error removed per (sub)step, in [0, 1].
+    collide_connected
+        Whether the two bodies' shapes collide with each other.
+    """
+
+    kind_code = MOTOR
+
+    def __init__(self, body_a: Body, body_b: Body, linear_offset=None,
+                 angular_offset: float | None = None, max_force: float = 1.0,
+                 max_torque: float = 1.0, correction_factor: float = 0.3,
+                 collide_connected: bool = False):
+        super().__init__(body_a, body_b, collide_connected)
+        if linear_offset is None:
+            cosine, sine = math.cos(body_a.angle), math.sin(body_a.angle)
+            gap = body_b.position - body_a.position
+            linear_offset = (cosine * gap[0] + sine * gap[1], -sine * gap[0] + cosine * gap[1])
+        if angular_offset is None:
+            angular_offset = body_b.angle - body_a.angle
+        self._values.update({
+            "local_anchors": np.array([_local_point(body_a, body_a.position, "body_a"),
+                                       _local_point(body_b, body_b.position, "body_b")]),
+            "local_axes": _offset(linear_offset, "linear_offset"),
+            "reference_angles": _joint_value(angular_offset, "angular_offset"),
+            "max_forces": _force(max_force, "max_force"),
+            "max_motor": _force(max_torque, "max_torque"),
+            "correction_factors": _correction(correction_factor, "correction_factor"),
+        })
+
+    linear_offset = _Column("local_axes", _checked(_offset),
+                            "Target of B's origin relative to A's, in A's axes (m).")
+    angular_offset = _Column("reference_angles", _checked(_joint_value),
+                             "Target of θ_B − θ_A (rad).")
+    max_force = _Column("max_forces", _checked(_force), "Largest force (N).")
+    max_torque = _Column("max_motor", _checked(_force), "Largest torque (N·m).")
+    correction_factor = _Column("correction_factors", _checked(_correction),
+                                "Fraction of the pose error removed per (sub)step.")

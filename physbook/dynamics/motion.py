@@ -22,25 +22,40 @@ def _velocity_columns(bodies):
     decrement each time."""
     return (bodies.kinds, bodies.velocities, bodies.angular_velocities, bodies.forces,
             bodies.torques, bodies.gravity_scales, bodies.inverse_masses,
-            bodies.inverse_inertias, bodies.awake)
+            bodies.inverse_inertias, bodies.awake, bodies.linear_dampings,
+            bodies.angular_dampings)
+
+
+@njit(refcounted=False, inline=True)
+def damped(velocity, damping, dt):
+    """Chapter 2's implicit step of dv/dt = −c·v over ``dt``: v/(1 + c·dt), which decays
+    for any c ≥ 0 and step, where the explicit v·(1 − c·dt) overshoots past zero once
+    c·dt > 1. A body without damping (c = 0) keeps ``velocity`` bit for bit."""
+    if damping == 0.0:
+        return velocity
+    return velocity / (1.0 + damping * dt)
 
 
 @njit(refcounted=False)
 def integrate_velocities(bodies, gravity, dt):
-    """Symplectic Euler, velocity half: v += dt·(g·s + F/m), ω += dt·τ/I, dynamic bodies only.
+    """Symplectic Euler, velocity half: v += dt·(g·s + F/m), ω += dt·τ/I, dynamic bodies only,
+    then damping: v ← v/(1 + c·dt) and ω ← ω/(1 + c_ω·dt) (:func:`damped`).
 
     ``gravity`` is the (2,) world gravity (m/s²) and ``s`` each body's gravity scale.
     Static and kinematic bodies keep their velocities, and sleeping bodies (``awake``
     false, chapter 11) stay at rest.
     """
     (kinds, velocities, angular_velocities, forces, torques, scales, inverse_masses,
-     inverse_inertias, awake) = _velocity_columns(bodies)
+     inverse_inertias, awake, linear_dampings, angular_dampings) = _velocity_columns(bodies)
     for i in range(kinds.shape[0]):
         if kinds[i] != DYNAMIC or not awake[i]:
             continue
-        velocities[i, 0] += dt * (gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i])
-        velocities[i, 1] += dt * (gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i])
-        angular_velocities[i] += dt * torques[i] * inverse_inertias[i]
+        velocities[i, 0] = damped(velocities[i, 0] + dt * (
+            gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i]), linear_dampings[i], dt)
+        velocities[i, 1] = damped(velocities[i, 1] + dt * (
+            gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i]), linear_dampings[i], dt)
+        angular_velocities[i] = damped(angular_velocities[i] + dt * torques[i]
+                                       * inverse_inertias[i], angular_dampings[i], dt)
 
 
 # Copied into the soft step (inline): called at every substep, where handing over the
@@ -60,15 +75,20 @@ def integrate_and_repeat(bodies, gravity, dt, free_velocities, free_spins, repea
     pass over the contacts (see :func:`~physbook.dynamics.solver_steps.soft_step`).
     """
     (kinds, velocities, angular_velocities, forces, torques, scales, inverse_masses,
-     inverse_inertias, awake) = _velocity_columns(bodies)
+     inverse_inertias, awake, linear_dampings, angular_dampings) = _velocity_columns(bodies)
     for i in range(kinds.shape[0]):
         vx, vy, spin = velocities[i, 0], velocities[i, 1], angular_velocities[i]
         free_x, free_y, free_spin = vx, vy, spin
         if kinds[i] == DYNAMIC and awake[i]:
             # integrate_velocities' update, the same operations
-            free_x += dt * (gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i])
-            free_y += dt * (gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i])
-            free_spin += dt * torques[i] * inverse_inertias[i]
+            free_x = damped(free_x + dt * (gravity[0] * scales[i]
+                                           + forces[i, 0] * inverse_masses[i]),
+                            linear_dampings[i], dt)
+            free_y = damped(free_y + dt * (gravity[1] * scales[i]
+                                           + forces[i, 1] * inverse_masses[i]),
+                            linear_dampings[i], dt)
+            free_spin = damped(free_spin + dt * torques[i] * inverse_inertias[i],
+                               angular_dampings[i], dt)
         if repeat:
             velocities[i, 0] = free_x + (vx - free_velocities[i, 0])
             velocities[i, 1] = free_y + (vy - free_velocities[i, 1])
@@ -167,6 +187,7 @@ def integrate_free(bodies, gravity, h, substeps):
     forces, torques, scales = bodies.forces, bodies.torques, bodies.gravity_scales
     inverse_masses, inverse_inertias = bodies.inverse_masses, bodies.inverse_inertias
     local_centers, awake = bodies.local_centers, bodies.awake
+    linear_dampings, angular_dampings = bodies.linear_dampings, bodies.angular_dampings
     bad = 0
     for i in range(kinds.shape[0]):
         if awake[i]:
@@ -176,11 +197,12 @@ def integrate_free(bodies, gravity, h, substeps):
             # The accelerations of integrate_velocities, the same in every substep.
             ax = gravity[0] * scales[i] + forces[i, 0] * inverse_masses[i]
             ay = gravity[1] * scales[i] + forces[i, 1] * inverse_masses[i]
+            c, c_spin = linear_dampings[i], angular_dampings[i]
             for _ in range(substeps):
                 if pushed:
-                    vx += h * ax
-                    vy += h * ay
-                    w += h * torques[i] * inverse_inertias[i]
+                    vx = damped(vx + h * ax, c, h)
+                    vy = damped(vy + h * ay, c, h)
+                    w = damped(w + h * torques[i] * inverse_inertias[i], c_spin, h)
                 x += h * vx
                 y += h * vy
                 angle += h * w

@@ -24,7 +24,8 @@ from physbook.geometry.round_shapes import (
 )
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Circle
-from physbook.kinds import BODY_KINDS, DYNAMIC, KINEMATIC, STATIC
+from physbook.geometry.surface import one_way_direction, surface_row
+from physbook.kinds import DYNAMIC, KINEMATIC, STATIC, body_kind_code
 
 _SHAPE_NAMES = "a Circle, Polygon, Capsule, Segment, ChainSegment or Chain"
 
@@ -94,11 +95,14 @@ def require_area_for(kind_code: int, shapes: tuple[Shape, ...], name: str = "kin
 
 
 def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity,
-                    material: Material, kind: str, gravity_scale, layers, filter,  # noqa: A002
-                    sensor, fixed_rotation=False
-                    ) -> tuple[tuple[Shape, ...], dict, list[Filter], list[bool]]:
+                    material, kind, gravity_scale, layers, filter,  # noqa: A002
+                    sensor, fixed_rotation=False, linear_damping=0.0, angular_damping=0.0,
+                    surface_velocity=(0.0, 0.0), one_way=None
+                    ) -> tuple[tuple[Shape, ...], dict, list[Filter], list[bool], list]:
     """Check the arguments of ``World.add_body`` (see there) and return the body's shapes,
-    the values of its row by column name, and each shape's filter and sensor flag.
+    the values of its row by column name, each shape's filter and sensor flag, and each
+    shape's material (:class:`~physbook.dynamics.materials.Material`) and surface row
+    (:func:`~physbook.geometry.surface.surface_row`), as pairs.
 
     Raises ``TypeError`` or ``ValueError`` naming the argument and the rule it breaks, and
     ``ValueError`` naming the density if a mass or an inertia leaves the range of floats.
@@ -109,8 +113,9 @@ def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity
     angle = _check.finite_scalar(angle, "angle")
     velocity = _check.vector(velocity, "velocity")
     angular_velocity = _check.finite_scalar(angular_velocity, "angular_velocity")
-    _check.instance(material, "material", Material, "a Material")
-    kind_code = BODY_KINDS.index(_check.choice(kind, "kind", BODY_KINDS))
+    materials = _per_shape(material, "material", items, lambda value, name:
+                           _check.instance(value, name, Material, "a Material"))
+    kind_code = body_kind_code(kind)
     require_area_for(kind_code, shapes)
     gravity_scale = _check.finite_scalar(gravity_scale, "gravity_scale")
     fixed_rotation = _check.flag(fixed_rotation, "fixed_rotation")
@@ -126,6 +131,12 @@ def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity
         filters = _per_shape(filter, "filter", items, lambda value, name:
                              _check.instance(value, name, Filter, "a Filter"))
     sensors = _per_shape(sensor, "sensor", items, _check.flag)
+    linear_damping = _check.non_negative_scalar(linear_damping, "linear_damping")
+    angular_damping = _check.non_negative_scalar(angular_damping, "angular_damping")
+    surface_velocity = _check.vector(surface_velocity, "surface_velocity")
+    one_way = one_way_direction(one_way)
+    surfaces = [(m, surface_row(m.friction, m.restitution, surface_velocity, one_way))
+                for m in materials]
     if kind_code == STATIC and (velocity.any() or angular_velocity != 0.0):
         raise ValueError(
             "a static body cannot move: velocity and angular_velocity must be zero "
@@ -133,7 +144,7 @@ def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity
         )
 
     # Raises ValueError, naming the density, if a mass or an inertia leaves float range.
-    mass, inertia, local_center = combine_mass(shapes, material.density)
+    mass, inertia, local_center = combine_mass(shapes, [m.density for m in materials])
     if kind_code != DYNAMIC:
         # Infinite mass: stored as mass 0 and inverse 0, as Box2D does. The centre of
         # mass stays the shapes' centroid, so a kinematic body spins about it.
@@ -146,9 +157,9 @@ def new_body_values(shape_or_shapes, position, angle, velocity, angular_velocity
         "inverse_inertias": turning_inverse(inertia, fixed_rotation),
         "fixed_rotation": fixed_rotation,
         "gravity_scales": gravity_scale, "kinds": kind_code,
-        "restitutions": material.restitution, "frictions": material.friction,
+        "linear_dampings": linear_damping, "angular_dampings": angular_damping,
         "sizes": min(_size(shape) for shape in shapes),
         "awake": kind_code == DYNAMIC or (kind_code == KINEMATIC and (
             velocity.any() or angular_velocity != 0.0)),
     }
-    return shapes, values, filters, sensors
+    return shapes, values, filters, sensors, surfaces

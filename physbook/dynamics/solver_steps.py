@@ -46,6 +46,7 @@ from physbook.dynamics.contact_solver import (
     update_motion,
     warm_start,
 )
+from physbook.dynamics.contact_surface import CONTACT_DISABLED
 from physbook.dynamics.contact_table import (
     ContactColumns,
     contact_columns,
@@ -415,13 +416,19 @@ def work_rows(work, count):
 
 @njit(refcounted=False)
 def gather_awake_rows(contacts, awake, held):
-    """The rows of ``contacts`` with a body ``awake``, in order, into ``held``
-    (:class:`AwakeRows`): their rows always, copies of them only when some row is left
-    out; returns how many there are."""
-    pairs = contacts.bodies
+    """The rows of ``contacts`` with a body ``awake`` that are not off this step (a
+    contact a one-way shape lets through, or a rule turned off: chapter 16), in order,
+    into ``held`` (:class:`AwakeRows`): their rows always, copies of them only when some
+    row is left out; returns how many there are. A row that is off carries no impulse
+    into the step it is next on."""
+    pairs, flags = contacts.bodies, contacts.flags
     count = 0
     for m in range(pairs.shape[0]):
-        if awake[pairs[m, 0]] or awake[pairs[m, 1]]:
+        if flags[m] & CONTACT_DISABLED:
+            for k in range(2):
+                contacts.normal_impulses[m, k] = 0.0
+                contacts.tangent_impulses[m, k] = 0.0
+        elif awake[pairs[m, 0]] or awake[pairs[m, 1]]:
             held.rows[count] = m
             count += 1
     if count < pairs.shape[0]:

@@ -59,7 +59,9 @@ NORMAL_IMPULSE, TANGENT_IMPULSE = 25, 27
 # (Δc_B − Δc_A and both rotations).
 VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(29, 35)
 MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B = range(35, 41)
-FIELDS = 41
+# The contact's tangent speed (chapter 16's conveyors), set once per step.
+TANGENT_SPEED = 41
+FIELDS = 42
 
 #: Columns of a colouring's ``groups`` (G, 3): a group's first gathered row, its number of
 #: rows, and the points of each of its contacts when it is solved in lanes (1 or 2), or
@@ -129,6 +131,7 @@ def pack_lanes(group_count, groups, lane_bodies, lanes, order, contacts, bodies,
             block[lane + INVERSE_MASS_B * LANES] = inverse_mass_b
             block[lane + INVERSE_INERTIA_B * LANES] = inverse_inertia_b
             block[lane + FRICTION * LANES] = contacts.frictions[m]
+            block[lane + TANGENT_SPEED * LANES] = contacts.tangent_speeds[m]
             spring = static_soft if inverse_mass_a == 0.0 or inverse_mass_b == 0.0 else soft
             block[lane + MASS_SCALE * LANES] = spring.mass_scale
             block[lane + BIAS_RATE * LANES] = spring.bias_rate
@@ -335,11 +338,12 @@ def _normal_lanes(block, width, k, inverse_h, use_bias):
 @njit(refcounted=False, inline=True)
 def _friction_lanes(block, width, k):
     """The friction impulse of point k on every lane, as solve_soft's: the total
-    λ_t − v_t/K_t clamped to ±μ·λ_n."""
+    λ_t − (v_t − v_t*)/K_t clamped to ±μ·λ_n."""
     for lane in range(width):
         nx, ny, rax, ray, rbx, rby = _normal_and_arms(block, lane, k)
         bound = block[lane + FRICTION * LANES] * block[lane + (NORMAL_IMPULSE + k) * LANES]
-        vt = _relative_speed(block, lane, rax, ray, rbx, rby, -ny, nx)
+        vt = (_relative_speed(block, lane, rax, ray, rbx, rby, -ny, nx)
+              - block[lane + TANGENT_SPEED * LANES])
         accumulated = block[lane + (TANGENT_IMPULSE + k) * LANES]
         total = min(max(accumulated - vt * block[lane + (TANGENT_MASS + k) * LANES],
                         -bound), bound)

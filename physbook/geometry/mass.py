@@ -18,18 +18,27 @@ from physbook.geometry.round_shapes import SHAPE_CLASSES, Shape
 from physbook.geometry.shapes import usable
 
 
-def combine_mass(shapes: Sequence[Shape], density: float) -> tuple[float, float, np.ndarray]:
+def combine_mass(shapes: Sequence[Shape], density) -> tuple[float, float, np.ndarray]:
     """Mass (kg), inertia about the centre of mass (kg·m²) and centre (m, body frame).
 
     M = Σ mᵢ, C = Σ (mᵢ/M)·cᵢ, and by the parallel axis theorem
     I = Σ (Iᵢ + mᵢ·|cᵢ − C|²), where Iᵢ is shape i's inertia about its own centroid cᵢ.
-    ``shapes`` is a non-empty list or tuple of shapes; ``density`` is in kg/m².
+    ``shapes`` is a non-empty list or tuple of shapes; ``density`` is in kg/m², one for
+    every shape or a sequence of one per shape.
     """
     shapes = _shape_sequence(shapes)
-    solid = [shape for shape in shapes if shape.area() > 0.0]
+    if isinstance(density, (list, tuple)):
+        if len(density) != len(shapes):
+            raise ValueError(f"density must be one value or one per shape ({len(shapes)}), "
+                             f"got {len(density)}")
+        densities = [_check.positive_scalar(d, f"density[{i}]") for i, d in enumerate(density)]
+    else:
+        densities = [density] * len(shapes)
+    solid = [(shape, d) for shape, d in zip(shapes, densities, strict=True)
+             if shape.area() > 0.0]
     if not solid:
         return 0.0, 0.0, wire_center(shapes)
-    parts = [shape.mass_properties(density) for shape in solid]
+    parts = [shape.mass_properties(d) for shape, d in solid]
     masses = np.array([part.mass for part in parts])
     centroids = np.array([part.centroid for part in parts])
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
@@ -40,9 +49,9 @@ def combine_mass(shapes: Sequence[Shape], density: float) -> tuple[float, float,
                         + masses @ np.sum(arms * arms, axis=1))
     if not (usable(total) and usable(inertia) and np.all(np.isfinite(center))):
         raise ValueError(
-            f"shapes at density {density:g} kg/m² add up to mass {total:.3g} kg and inertia "
-            f"{inertia:.3g} kg·m² about their centre of mass, beyond the float range: choose "
-            "a lower density, smaller shapes or shapes closer together")
+            f"shapes at density {max(densities):g} kg/m² add up to mass {total:.3g} kg and "
+            f"inertia {inertia:.3g} kg·m² about their centre of mass, beyond the float "
+            "range: choose a lower density, smaller shapes or shapes closer together")
     return total, inertia, center
 
 

@@ -22,7 +22,7 @@ class Filter:
     Parameters
     ----------
     category
-        The bits this shape is (an integer bitmask; 1 by default).
+        The bits this shape is (an integer bitmask, not 0; 1 by default).
     mask
         The categories it collides with (every bit by default).
     group
@@ -36,6 +36,10 @@ class Filter:
 
     def __post_init__(self):
         object.__setattr__(self, "category", _check.bitmask(self.category, "category"))
+        if self.category == 0:
+            raise ValueError("category must have a bit set: a shape of no category collides "
+                             "with nothing and no query finds it (for a shape that collides "
+                             "with nothing, give mask=0; for a zone, sensor=True)")
         object.__setattr__(self, "mask", _check.bitmask(self.mask, "mask"))
         object.__setattr__(self, "group", _check.bitmask(self.group, "group"))
 
@@ -43,4 +47,8 @@ class Filter:
     def layers(cls, layers: int) -> Filter:
         """The filter of a layer bitmask: ``category = mask = layers``, no group."""
         layers = _check.bitmask(layers, "layers")
+        if layers == 0:
+            raise ValueError("layers must have a bit set: a body on no layer collides with "
+                             "nothing and no query finds it (for a body that collides with "
+                             "nothing, give filter=Filter(mask=0))")
         return cls(layers, layers, 0)

@@ -55,6 +55,7 @@ from physbook.geometry.round_shapes import (
 )
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shapes import Circle, Polygon
+from physbook.geometry.surface import SURFACE_WIDTH, surface_row
 from physbook.kinds import CAPSULE, CHAIN_SEGMENT, CIRCLE, POLYGON, SEGMENT
 from physbook.vecmath.kernels import rotate
 
@@ -92,9 +93,9 @@ class ShapeFilterArrays(NamedTuple):
     sensor: np.ndarray
 
 
-#: Bytes a row of capacity allocates: nine 8-byte columns, a flag, and room for four
-#: vertices and four normals of two floats each.
-_BYTES_PER_ROW = 9 * 8 + 1 + 2 * 4 * 2 * 8
+#: Bytes a row of capacity allocates: nine 8-byte columns, a flag, a surface row, and room
+#: for four vertices and four normals of two floats each.
+_BYTES_PER_ROW = 9 * 8 + 1 + SURFACE_WIDTH * 8 + 2 * 4 * 2 * 8
 
 
 class ShapeRemoval(NamedTuple):
@@ -115,7 +116,8 @@ class ShapeRemoval(NamedTuple):
 
 
 @njit(refcounted=False)
-def _remove_shape_rows(integers, radius, sensor, vertices, normals, removed, count, done):
+def _remove_shape_rows(integers, radius, sensor, surface, vertices, normals, removed, count,
+                       done):
     """Drop the shapes of the body rows ``removed`` (sorted) from the first ``count`` rows,
     in one call. The shapes behind move up in order, their vertices close up in the pool,
     and each body row is renumbered: a body behind j removed ones moves up j rows.
@@ -148,6 +150,8 @@ def _remove_shape_rows(integers, radius, sensor, vertices, normals, removed, cou
         group[kept] = group[s]
         radius[kept] = radius[s]
         sensor[kept] = sensor[s]
+        for column in range(SURFACE_WIDTH):
+            surface[kept, column] = surface[s, column]
         vertex_count[kept] = size
         # Vertex runs lie in row order, so a run never moves down past one still unread.
         for k in range(size):
@@ -177,7 +181,7 @@ class ShapeTable(CachesViews):
         Shape rows to allocate at first; the arrays double whenever they fill up.
     """
 
-    _CACHED_VIEWS = {"_arrays": None, "_filters": None}
+    _CACHED_VIEWS = {"_arrays": None, "_filters": None, "_surfaces": None}
 
     def __init__(self, capacity: int = 16):
         capacity = _check.positive_int(capacity, "capacity", _check.MAX_CAPACITY)
@@ -191,6 +195,7 @@ class ShapeTable(CachesViews):
                 np.zeros(capacity, np.int64) for _ in range(8))
             self._sensor = np.zeros(capacity, np.bool_)
             self._radius = np.zeros(capacity)
+            self._surface = np.zeros((capacity, SURFACE_WIDTH))
             self._vertices = np.zeros((4 * capacity, 2))
             self._normals = np.zeros((4 * capacity, 2))
         except MemoryError:
@@ -198,6 +203,7 @@ class ShapeTable(CachesViews):
                              "GiB, more memory than is available") from None
         self._arrays: ShapeArrays | None = None
         self._filters: ShapeFilterArrays | None = None
+        self._surfaces: np.ndarray | None = None
         self._sensor_count = 0
 
     @property
@@ -234,6 +240,22 @@ class ShapeTable(CachesViews):
         return self._filters
 
     @property
+    def surfaces(self) -> np.ndarray:
+        """Each shape's surface row (S, :data:`~physbook.geometry.surface.SURFACE_WIDTH`):
+        friction, restitution, surface velocity and one-way side (a read-only view; change
+        them with :meth:`set_surface`)."""
+        if self._surfaces is None:
+            self._surfaces = _read_only(self._surface[:self._count])
+        return self._surfaces
+
+    def set_surface(self, row: int, column: int, values) -> None:
+        """Write ``values`` (checked by the caller) into the surface row of the shape at
+        ``row``, from ``column`` on: the next step's contacts use them."""
+        row = self._row(row)
+        values = np.atleast_1d(np.asarray(values, np.float64))
+        self._surface[row, column:column + len(values)] = values
+
+    @property
     def sensor_count(self) -> int:
         """Number of sensor shapes."""
         return self._sensor_count
@@ -262,15 +284,21 @@ class ShapeTable(CachesViews):
         return self._shapes[self._row(row)]
 
     def append(self, shape: Shape, body: int, shape_filter: Filter | None = None,
-               sensor: bool = False) -> int:
+               sensor: bool = False, surface=None) -> int:
         """Add ``shape`` owned by body row ``body``; return the new shape's row.
 
         The shape gets the next id (one more than any before it), the filter
-        ``shape_filter`` (``Filter()`` by default), and is a sensor if ``sensor``.
+        ``shape_filter`` (``Filter()`` by default), is a sensor if ``sensor``, and has the
+        ``surface`` row (:func:`~physbook.geometry.surface.surface_row`; by default
+        friction 0.6, no bounce, no surface velocity, no one-way side).
         """
         shape_filter = Filter() if shape_filter is None else _check.instance(
             shape_filter, "filter", Filter, "a Filter")
         sensor = _check.flag(sensor, "sensor")
+        surface = surface_row(0.6, 0.0) if surface is None else np.asarray(surface, np.float64)
+        if surface.shape != (SURFACE_WIDTH,):
+            raise ValueError(f"surface must be a row of {SURFACE_WIDTH} values, got shape "
+                             f"{surface.shape}")
         kind, radius, vertices, normals = _shape_rows(shape)
         body = _check.non_negative_int(body, "body")
         if self._next_id >= MAX_SHAPE_IDS:
@@ -279,7 +307,7 @@ class ShapeTable(CachesViews):
                                 "new world")
         row, start, end = self._count, self._vertex_total, self._vertex_total + len(vertices)
         for name in ("_ids", "_kind", "_body", "_radius", "_vertex_start", "_vertex_count",
-                     "_category", "_mask", "_group", "_sensor"):
+                     "_category", "_mask", "_group", "_sensor", "_surface"):
             setattr(self, name, grown(getattr(self, name), row + 1))
         self._vertices = grown(self._vertices, end)
         self._normals = grown(self._normals, end)
@@ -291,14 +319,16 @@ class ShapeTable(CachesViews):
         self._mask[row] = shape_filter.mask
         self._group[row] = shape_filter.group
         self._sensor[row] = sensor
+        self._surface[row] = surface
         self._vertices[start:end] = vertices
         self._normals[start:end] = normals
         mark = self.mark()
         try:
             self._shapes.append(shape)
             self._next_id, self._count, self._vertex_total, self._sensor_count, \
-                self._arrays, self._filters = (self._next_id + 1, row + 1, end,
-                                               self._sensor_count + sensor, None, None)
+                self._arrays, self._filters, self._surfaces = (
+                    self._next_id + 1, row + 1, end, self._sensor_count + sensor, None, None,
+                    None)
         except BaseException:
             self.truncate(mark)
             raise
@@ -313,7 +343,7 @@ class ShapeTable(CachesViews):
         :meth:`append` finished or not."""
         del self._shapes[mark[0]:]
         self._count, self._vertex_total, self._next_id, self._sensor_count, self._arrays, \
-            self._filters = (*mark, None, None)
+            self._filters, self._surfaces = (*mark, None, None, None)
 
     def remove_body(self, body: int) -> None:
         """Drop the shapes of body row ``body``; bodies behind it move up one row.
@@ -355,14 +385,16 @@ class ShapeTable(CachesViews):
         if not removal.done[0]:
             _remove_shape_rows((self._ids, self._kind, self._body, self._vertex_start,
                                 self._vertex_count, self._category, self._mask, self._group),
-                               self._radius, self._sensor, self._vertices, self._normals,
+                               self._radius, self._sensor, self._surface, self._vertices,
+                               self._normals,
                                removal.bodies, removal.count, removal.done)
         if isinstance(removal.shapes, list):
             self._shapes = removal.shapes
         elif len(self._shapes) == removal.count:
             del self._shapes[removal.shapes[0]:removal.shapes[1]]
-        self._count, self._vertex_total, self._sensor_count, self._arrays, self._filters = (
-            removal.kept, removal.vertices, removal.sensors, None, None)
+        self._count, self._vertex_total, self._sensor_count, self._arrays, self._filters, \
+            self._surfaces = (removal.kept, removal.vertices, removal.sensors, None, None,
+                              None)
 
     def aabbs(self, origins, angles) -> tuple[np.ndarray, np.ndarray]:
         """World AABBs of every shape (m), for bodies at ``origins`` (N, 2) and ``angles`` (N,).

@@ -12,6 +12,8 @@
   bodies: a tumbler, a platform and a vice;
 - :mod:`~physbook.scenes.terrain`: chapter 15's floors of tiles and chains, a chain slope,
   a capsule character and a marble run;
+- :mod:`~physbook.scenes.platformer`: chapter 16's platformer: one-way platform, conveyor,
+  moving platform and coins, played from a recorded input;
 - :mod:`~physbook.scenes.quality`: pure functions of recorded states that say how well a
   scene went, for physbook and for the engines it is compared with.
 
@@ -27,6 +29,7 @@ from physbook.scenes import (
     box_fields,
     fast,
     linked,
+    platformer,
     pressed,
     quality,
     stacking,
@@ -37,6 +40,8 @@ from physbook.scenes.base import DT, Scene, per_body_value, uniform_material
 from physbook.scenes.box_fields import DISTRIBUTIONS, box_field, free_filters, moving_boxes
 from physbook.scenes.fast import bullets, shot_at_wall, spinning_rod
 from physbook.scenes.linked import bridge, car, chain, cradle, energy, pendulum, pin_gap, ragdoll
+from physbook.scenes.platformer import RECORDED_INPUT, Platformer
+from physbook.scenes.platformer import platformer as platformer_scene
 from physbook.scenes.pressed import platform, tumbler, vice
 from physbook.scenes.quality import (
     apex_heights,
@@ -93,6 +98,7 @@ SCENES: dict[str, Callable[..., Scene]] = {
     "tumbler": tumbler, "platform": platform, "vice": vice,
     "tile_floor": tile_floor, "chain_slope": chain_slope,
     "capsule_character": capsule_character, "marble_run": marble_run,
+    "platformer": platformer_scene,
 }
 
 __all__ = [
@@ -115,4 +121,6 @@ __all__ = [
     # chapter 15's terrain
     "FLOORS", "GLIDERS", "capsule_character", "chain_slope", "glide_quality", "marble_run",
     "run_quality", "terrain", "tile_floor",
+    # chapter 16's platformer
+    "Platformer", "RECORDED_INPUT", "platformer", "platformer_scene",
 ]

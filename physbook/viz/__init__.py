@@ -27,6 +27,7 @@ from physbook.viz.collision import (
     plot_clipping,
     plot_sat,
 )
+from physbook.viz.debug_draw import MatplotlibDraw, draw_debug
 from physbook.viz.impulses import (
     ContactSnapshot,
     contact_snapshot,
@@ -67,6 +68,8 @@ from physbook.viz.world import (
 )
 
 __all__ = [
+    "MatplotlibDraw",
+    "draw_debug",
     "box_outlines",
     "draw_boxes",
     "draw_grid",

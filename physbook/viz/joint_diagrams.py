@@ -15,7 +15,16 @@ from matplotlib.axes import Axes
 
 from physbook import _check
 from physbook.dynamics.joint_table import JointColumns
-from physbook.kinds import DISTANCE, JOINT_KINDS, MOUSE, PRISMATIC, REVOLUTE, WELD, WHEEL
+from physbook.kinds import (
+    DISTANCE,
+    JOINT_KINDS,
+    MOTOR,
+    MOUSE,
+    PRISMATIC,
+    REVOLUTE,
+    WELD,
+    WHEEL,
+)
 from physbook.viz import _arguments
 from physbook.viz.linkage import joint_anchor_pairs
 
@@ -27,6 +36,7 @@ JOINT_ROWS = {
     WELD: "p_B − p_A (2 rows)\nθ_B − θ_A − θ₀",
     WHEEL: "n·d\nspring on u·d, motor on ω_B − ω_A",
     MOUSE: "p_B − target (2 rows, soft,\n|λ| ≤ F_max·h)",
+    MOTOR: "p_B − p_A − R_A·o,  θ_B − θ_A − θ₀\n(towards −β·C/h, |λ| ≤ F·h, T·h)",
 }
 
 

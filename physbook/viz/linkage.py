@@ -13,6 +13,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from physbook import _check
+from physbook.draw.world_walk import joint_anchors
 from physbook.dynamics.joint_table import JointColumns
 from physbook.kinds import DISTANCE, MOUSE
 from physbook.viz import _arguments
@@ -29,16 +30,7 @@ def joint_anchor_pairs(joints: JointColumns, centers, angles) -> np.ndarray:
         raise ValueError(f"centers must have a row for each of the "
                          f"{joints.bodies.max() + 1} bodies the joints hold")
     angles = _arguments.rows(angles, "angles", (len(centers),), "body")
-    pairs = np.empty((count, 2, 2))
-    for side in range(2):
-        rows = joints.bodies[:, side]
-        cosine, sine = np.cos(angles[rows]), np.sin(angles[rows])
-        local = joints.local_anchors[:, side]
-        pairs[:, side, 0] = centers[rows, 0] + cosine * local[:, 0] - sine * local[:, 1]
-        pairs[:, side, 1] = centers[rows, 1] + sine * local[:, 0] + cosine * local[:, 1]
-    mouse = joints.kinds == MOUSE
-    pairs[mouse, 0] = joints.local_anchors[mouse, 0]
-    return pairs
+    return joint_anchors(joints, centers, angles)
 
 
 def draw_joints(ax: Axes, joints: JointColumns, centers, angles, *, color: str = "k",
