@@ -55,6 +55,10 @@ not climb such a slope: the horizontal walk meets, besides the slope's plane, a 
 wall at the same place (n_h = (sign n_x, 0), offset o/|n_x|), which stops the walk into
 the slope and lets the slide down pass.
 
+**One-way shapes** (a surface with a ``one_way`` side d) are planes only as their contacts
+act: when the normal leans within 60° of d and the capsule is not inside them by more than
+:data:`CONTACT_RANGE`; so the character jumps up through a one-way platform and lands on it.
+
 The mover is driven once per step, before ``world.step(h)`` with the same h: it works out
 the displacement and gives its kinematic body the velocity δ/h that the step carries out.
 Platforms (kinematic bodies) should be given their velocity for the step before
@@ -78,10 +82,11 @@ from physbook.collision.manifold import collide
 from physbook.collision.planes import capsule_contacts, nearest_in_front
 from physbook.collision.toi import core
 from physbook.constants import LINEAR_SLOP
+from physbook.dynamics.contact_surface import ONE_WAY_COSINE
 from physbook.geometry.round_shapes import Capsule
 from physbook.geometry.shape_filter import Filter
 from physbook.queries import query_filter
-from physbook.shape_cast import candidate_rows, cast_hits
+from physbook.shape_cast import candidate_rows, cast_hits, one_way_sides
 from physbook.vecmath.vec import Transform
 
 #: Shapes within this gap of the capsule (m) are planes it must stay in front of.
@@ -342,6 +347,7 @@ class CharacterMover:
             arrays, origins, queries._bodies.arrays.angles, rows, points, self._normals,
             self._radius)
         foot = float(points[:, 1].min()) - self._radius
+        sides = one_way_sides(queries._shapes, queries._bodies.arrays.angles, rows)
         planes = []
         for k, row in enumerate(rows.tolist()):
             if not found[k]:
@@ -352,6 +358,9 @@ class CharacterMover:
             else:
                 normal, point, gap, corner = (normals[k], contact_points[k], float(gaps[k]),
                                               bool(corners[k]))
+            if sides[k].any() and (gap < -CONTACT_RANGE
+                                   or normal @ sides[k] < ONE_WAY_COSINE):
+                continue  # a one-way shape met from a side it lets through, or passing
             body = queries._shape_ref(row).body
             moving = body.velocity_at(point)
             after = gap - float(normal @ moving) * dt  # the gap once the shape has moved

@@ -33,7 +33,9 @@ does; a character mover that wants to move out of what it overlaps skips those s
 
 A chain segment is one-sided, as for rays and contacts: a moving shape whose middle (the
 mean of its core points) starts behind it (on the left looking from point1 to point2)
-passes through it.
+passes through it. A one-way shape (its surface's ``one_way`` side d) is hit only as its
+contacts act (:mod:`physbook.dynamics.contact_surface`): when the normal of the touch
+leans within 60° of d; one the cast shape already overlaps is passed through.
 Sensors are never hit, and a ``filter`` keeps only the shapes it would collide with.
 
 *Overlap* asks which shapes the shape, placed once, overlaps or touches: the tree's shapes
@@ -51,10 +53,12 @@ import numpy as np
 from physbook import _check
 from physbook.collision.cast import cast_rows, contact_at, overlapping
 from physbook.collision.manifold import collide
-from physbook.collision.toi import core, work_arrays
+from physbook.collision.toi import OVERLAPPED_CODE, core, work_arrays
 from physbook.constants import TOI_TOLERANCE_FRACTION
+from physbook.dynamics.contact_surface import ONE_WAY_COSINE
 from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
 from physbook.geometry.shapes import Circle, Polygon
+from physbook.geometry.surface import ONE_WAY_X
 from physbook.queries import allowed, query_filter
 from physbook.vecmath.vec import Transform
 
@@ -161,17 +165,48 @@ def cast_hits(queries, shape, position, angle: float, translation, shape_filter,
         return []
     arrays = shapes.arrays
     work = work_arrays(max(int(arrays.vertex_count[rows].max()), len(moving.points)))
-    fractions, states = cast_rows(arrays, origins, bodies.arrays.angles, rows, moving.points,
-                                  moving.normals, moving.radius, float(translation[0]),
-                                  float(translation[1]), moving.tolerance, first_only, work)
-    hit = fractions >= 0.0
-    rows, fractions, states = rows[hit], fractions[hit], states[hit]
-    order = np.lexsort((rows, fractions))
-    if first_only:
-        order = order[:1]
-    return [_hit(queries, origins, shape, position, angle, translation, moving,
-                 int(rows[k]), float(fractions[k]))
-            for k in order]
+    angles = bodies.arrays.angles
+    sides = one_way_sides(shapes, angles, rows)
+    hits = []
+    while len(rows):
+        fractions, states = cast_rows(arrays, origins, angles, rows, moving.points,
+                                      moving.normals, moving.radius, float(translation[0]),
+                                      float(translation[1]), moving.tolerance, first_only,
+                                      work)
+        hit = fractions >= 0.0
+        found = [(float(fractions[k]), int(rows[k]), k) for k in np.flatnonzero(hit)]
+        passed = []
+        for fraction, row, k in sorted(found):
+            side = sides[k]
+            overlapped = states[k] == OVERLAPPED_CODE
+            if side.any() and overlapped:
+                passed.append(k)  # inside a one-way shape already: passing through it
+                continue
+            result = _hit(queries, origins, shape, position, angle, translation, moving, row,
+                          fraction)
+            if side.any() and result.normal @ side < ONE_WAY_COSINE:
+                passed.append(k)  # met from a side it lets through
+                continue
+            hits.append(result)
+            if first_only:
+                return hits
+        if not first_only or not passed:
+            return hits
+        # The first hits were one-way shapes passed through: look again without them.
+        keep = np.ones(len(rows), bool)
+        keep[passed] = False
+        rows, sides = rows[keep], sides[keep]
+    return hits
+
+
+def one_way_sides(shapes, angles, rows) -> np.ndarray:
+    """The one-way side of each shape of ``rows`` in the world (unit, or 0 for none): its
+    surface's side in body coordinates turned by the body's angle."""
+    local = shapes.surfaces[rows, ONE_WAY_X:ONE_WAY_X + 2]
+    turn = angles[shapes.arrays.body[rows]]
+    cosine, sine = np.cos(turn), np.sin(turn)
+    return np.column_stack([cosine * local[:, 0] - sine * local[:, 1],
+                            sine * local[:, 0] + cosine * local[:, 1]])
 
 
 def _hit(queries, origins, shape, position, angle, translation, moving: MovingShape,

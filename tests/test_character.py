@@ -337,3 +337,22 @@ def test_a_jump_under_a_ceiling_stops_there_and_falls_from_rest():
     above = falling > STAND
     np.testing.assert_allclose(heights[first + 1:][above], falling[above], atol=1e-9)
     assert mover.on_ground and heights[-1] == pytest.approx(STAND, abs=1e-6)
+
+
+def test_jumps_up_through_a_one_way_platform_and_lands_on_it():
+    world = pb.World(gravity=(0.0, -G))
+    world.add_body(pb.Chain([(20.0, 0.0), (10.0, 0.0), (-10.0, 0.0), (-20.0, 0.0)]),
+                   kind="static")
+    platform = world.add_body(pb.Polygon.box(2.0, 0.1), position=(0.0, 2.0), kind="static",
+                              one_way=(0.0, 1.0))
+    mover = CharacterMover(world, CAPSULE, (0.0, STAND + 1e-3))
+    run(world, mover, (0.0, 0.0), 5)
+    heights = [p[1] for p in run(world, mover, (0.0, 9.0), 1)
+               + run(world, mover, (0.0, 0.0), 120)]
+    # 9 m/s reaches 9²/(2g) ≈ 4 m above: well past the top, y = 2.1, it lands on.
+    assert max(heights) > 2.1 + STAND + 1.0
+    assert mover.on_ground and mover.ground_body == platform
+    assert heights[-1] == pytest.approx(2.1 + STAND, abs=1e-6)
+    # Never pushed up or down while inside it (no pop): the rise is smooth up to the apex.
+    apex = int(np.argmax(heights))
+    assert np.all(np.diff(heights[:apex + 1]) > 0.0)

@@ -311,3 +311,22 @@ def test_overlap_agrees_with_shapely():
             assert (shape_id in found) == (distance < 0.0), (case, shape_id, distance)
             checked += distance < 0.0
     assert checked > 300
+
+
+def test_a_one_way_shape_is_hit_from_its_side_only():
+    world = pb.World(gravity=(0.0, 0.0))
+    floor = world.add_body(pb.Polygon.box(5.0, 0.5), position=(0.0, -0.5), kind="static")
+    platform = world.add_body(pb.Polygon.box(2.0, 0.1), position=(0.0, 2.0), kind="static",
+                              one_way=(0.0, 1.0))
+    ball = pb.Circle(0.25)
+    # From below it passes: nothing above to hit.
+    assert cast_shape(world, ball, (0.0, 1.0), 0.0, (0.0, 3.0)) is None
+    # From above it lands on the top at y = 2.1: 0.9 − 0.25 = 0.65 m of 2 m.
+    hit = cast_shape(world, ball, (0.0, 3.0), 0.0, (0.0, -2.0))
+    assert hit.body == platform and hit.fraction == pytest.approx(0.325, abs=1e-6)
+    np.testing.assert_allclose(hit.normal, [0.0, 1.0], atol=1e-12)
+    # Half way through it, a ball falls on through to the floor (y = 0.25 after 1.75 m).
+    hit = cast_shape(world, ball, (0.0, 2.0), 0.0, (0.0, -3.0))
+    assert hit.body == floor and hit.fraction == pytest.approx(1.75 / 3.0, abs=1e-6)
+    # From the side, its normal leans 90° from up: it passes.
+    assert [h.body for h in cast_shape_all(world, ball, (-4.0, 2.0), 0.0, (8.0, 0.0))] == []
