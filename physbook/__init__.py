@@ -41,6 +41,7 @@ from physbook import (
     world,
 )
 from physbook.broadphase import BROAD_PHASES, DynamicTree, SortAndSweep, UniformGrid
+from physbook.character import CharacterMover
 from physbook.collision.gjk import (
     DistanceResult,
     PenetrationResult,
@@ -75,6 +76,7 @@ from physbook.dynamics.solvers import (
     SoftStepSolver,
 )
 from physbook.events import Contact, ContactEvents, Hit, HitEvents, SensorEvents
+from physbook.explosion import BlastHit
 from physbook.geometry.decompose import DECOMPOSITION_METHODS, decompose, triangulate
 from physbook.geometry.hull import HULL_METHODS, convex_hull, is_convex, is_simple, orientation
 from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
@@ -83,6 +85,7 @@ from physbook.geometry.shapes import AABB, Circle, MassData, Polygon
 from physbook.kinds import DYNAMIC, KINEMATIC, STATIC
 from physbook.queries import RayHit, ShapeRef
 from physbook.recording import Frame, Recording
+from physbook.shape_cast import CastHit
 from physbook.snapshots import Snapshot
 from physbook.vecmath.timestep import FixedTimestep, interpolate
 from physbook.vecmath.vec import Transform
@@ -90,7 +93,7 @@ from physbook.world import World
 from physbook.world_files import load_world
 from physbook.world_files import save as save_world
 
-__version__ = "0.4.0"  # the one place the version is written (pyproject reads it)
+__version__ = "0.5.0"  # the one place the version is written (pyproject reads it)
 
 __all__ = [
     # the world and its bodies
@@ -110,6 +113,7 @@ __all__ = [
     "HitEvents", "SensorEvents", "Hit",
     # game mechanics (chapter 16)
     "ContactRule", "PreSolveContact", "Snapshot", "save_world", "load_world",
+    "CastHit", "BlastHit", "CharacterMover",
     # queries on shapes
     "collide", "collide_pairs", "Manifold", "ContactArrays",
     "distance", "penetration", "intersect", "DistanceResult", "PenetrationResult",
@@ -122,7 +126,7 @@ __all__ = [
     "broadphase", "collision", "constants", "dynamics", "events", "geometry", "kinds",
     "queries", "recording",
     "scenes", "stages", "vecmath", "verlet", "world", "snapshots", "world_files",
-    "contact_hooks",
+    "contact_hooks", "shape_cast", "explosion", "character",
 ]
 
 

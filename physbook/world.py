@@ -38,14 +38,15 @@ from physbook.dynamics.solvers import DEFAULT_SOLVER, resolve_solver
 from physbook.event_log import EventLog
 from physbook.geometry.shape_filter import Filter
 from physbook.geometry.shape_table import ShapeTable
-from physbook.queries import QueryIndex, RayHit, ShapeRef
+from physbook.queries import QueryIndex
 from physbook.recording import Recording, recorded_run
 from physbook.snapshots import Snapshot
 from physbook.snapshots import snapshot as take_snapshot
 from physbook.step_driver import StepDriver
+from physbook.world_queries import WorldQueries
 
 
-class World:
+class World(WorldQueries):
     """A collection of bodies that move together under gravity, forces and contacts.
 
     Parameters
@@ -449,34 +450,6 @@ class World:
         joint.wake_bodies()
         self._joints.apply_removal(removal)
         joint._leave(settings)
-
-    # --- queries (chapter 12) ---------------------------------------------------------
-
-    def query_aabb(self, lower, upper, filter: Filter | None = None  # noqa: A002
-                   ) -> list[ShapeRef]:
-        """The shapes overlapping the box from ``lower`` to ``upper`` (m; touching counts),
-        ordered by shape id. ``filter``: report only shapes it would collide with."""
-        return self._queries.box(lower, upper, filter)
-
-    def query_point(self, point, filter: Filter | None = None  # noqa: A002
-                    ) -> list[ShapeRef]:
-        """The shapes containing ``point`` (m; their boundary counts), by shape id."""
-        return self._queries.point(point, filter)
-
-    def ray_cast(self, origin, translation, filter: Filter | None = None  # noqa: A002
-                 ) -> RayHit | None:
-        """The first shape the ray from ``origin`` along ``translation`` (m) hits, or None.
-
-        The ray covers origin + t·translation for t from 0 to 1; a shape the ray starts
-        inside is not hit. Sensors are never hit.
-        """
-        hits = self._queries.ray(origin, translation, filter)
-        return hits[0] if hits else None
-
-    def ray_cast_all(self, origin, translation, filter: Filter | None = None  # noqa: A002
-                     ) -> list[RayHit]:
-        """Every shape the ray hits (see :meth:`ray_cast`), nearest first."""
-        return self._queries.ray(origin, translation, filter)
 
     # --- events (chapter 12) ----------------------------------------------------------
 

@@ -266,7 +266,7 @@ SMALL_SCENES = {
     "tumbler": {"count": 2}, "platform": {"columns": 2, "rows": 2},
     "vice": {"columns": 2, "rows": 2},
     "tile_floor": {"tiles": 4}, "chain_slope": {}, "capsule_character": {},
-    "marble_run": {"marbles": 3},
+    "marble_run": {"marbles": 3}, "platformer": {},
 }
 
 SCENE_ARGUMENTS = {
@@ -290,7 +290,7 @@ SCENE_ARGUMENTS = {
     "vice": ("columns", "rows", "world", "force", "speed", "density"),
     "tile_floor": ("tiles", "body", "floor", "speed", "friction", "world"),
     "chain_slope": ("angle", "frictions", "world"), "capsule_character": ("world",),
-    "marble_run": ("marbles", "world"),
+    "marble_run": ("marbles", "world"), "platformer": ("world",),
 }
 assert set(SCENE_ARGUMENTS) == set(pb.scenes.SCENES)
 

@@ -44,6 +44,7 @@ LAYER_OF_PREFIX = {
     "physbook.scenes": "world",
     "physbook.snapshots": "world",
     "physbook.world_files": "world",
+    "physbook.world_queries": "world",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",
     "physbook.draw": "viz",
