@@ -97,7 +97,7 @@ def test_churn_keeps_the_id_map_as_small_as_the_most_bodies_alive():
     table = BodyTable(capacity=2)
     ids_seen = set()
     for _ in range(10_000):
-        table.add({}, (), None, lambda body_id: body_id)
+        table.add({}, (), (), lambda body_id: body_id)
         ids_seen.add(int(table.arrays.ids[-1]))
         if table.count > 5:
             table.remove(int(table.arrays.ids[0]))

@@ -160,7 +160,7 @@ def test_a_capacity_beyond_memory_is_refused_naming_it(monkeypatch):
         raise MemoryError("simulated")
 
     monkeypatch.setattr(np, "zeros", no_memory)
-    with pytest.raises(ValueError, match=r"capacity 1048576 needs 0\.196 GiB, more memory"):
+    with pytest.raises(ValueError, match=r"capacity 1048576 needs 0\.243 GiB, more memory"):
         ShapeTable(2**20)
     with pytest.raises(ValueError, match="capacity must be at most 1048576"):
         ShapeTable(2**20 + 1)

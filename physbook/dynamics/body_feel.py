@@ -203,5 +203,12 @@ class BodyFeel:
         cosine, sine = math.cos(angle), math.sin(angle)
         target = position + np.array([cosine * local[0] - sine * local[1],
                                       sine * local[0] + cosine * local[1]])
-        self.velocity = (target - bodies.centers[row]) / dt
-        self.angular_velocity = (angle - angle0) / dt
+        with np.errstate(over="ignore", invalid="ignore"):
+            velocity = (target - bodies.centers[row]) / dt
+            spin = (angle - angle0) / dt
+        if not (np.all(np.isfinite(velocity)) and math.isfinite(spin)):
+            raise ValueError(f"position {position.tolist()}, angle {angle} and dt {dt} ask for "
+                             "a velocity beyond the range of floats: move by less, or over a "
+                             "longer dt")
+        self.velocity = velocity
+        self.angular_velocity = spin
