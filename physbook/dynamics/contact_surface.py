@@ -103,7 +103,7 @@ def faces_away(surface, s, angle, nx, ny):
     return dx * nx + dy * ny < ONE_WAY_COSINE
 
 
-@njit(refcounted=False)
+@njit(refcounted=False, inline=True)
 def contact_surface(surface, a, b, angle_a, angle_b, nx, ny, overlapping, passing_before):
     """The surface of a contact between shapes a and b (rows of ``surface``, their bodies
     at angles ``angle_a``, ``angle_b``) with normal (nx, ny) from a to b: returns

@@ -519,13 +519,9 @@ def _solve_mouse(joints, j, b, rbx, rby, centers, velocities, angular_velocities
     vy = velocities[b, 1] + angular_velocities[b] * rbx
     bx, by = _solve_2x2(k11, k12, k22, vx + bias_rate * cx, vy + bias_rate * cy)
     old_x, old_y = linear[j, 0], linear[j, 1]
-    total_x = old_x - mass_scale * bx - impulse_scale * old_x
-    total_y = old_y - mass_scale * by - impulse_scale * old_y
-    bound = joints.max_forces[j] * h
-    size = math.sqrt(total_x * total_x + total_y * total_y)
-    if size > bound:
-        total_x *= bound / size
-        total_y *= bound / size
+    total_x, total_y = _within(old_x - mass_scale * bx - impulse_scale * old_x,
+                               old_y - mass_scale * by - impulse_scale * old_y,
+                               joints.max_forces[j] * h)
     linear[j, 0] = total_x
     linear[j, 1] = total_y
     px = total_x - old_x
@@ -533,6 +529,16 @@ def _solve_mouse(joints, j, b, rbx, rby, centers, velocities, angular_velocities
     velocities[b, 0] += im * px
     velocities[b, 1] += im * py
     angular_velocities[b] += ii * cross(rbx, rby, px, py)
+
+
+@njit(refcounted=False, inline=True)
+def _within(x, y, bound):
+    """The impulse (x, y) shortened to length ``bound`` (N·s) if it is longer: a force limit
+    over the step, in every direction alike."""
+    size = math.sqrt(x * x + y * y)
+    if size > bound:
+        return x * (bound / size), y * (bound / size)
+    return x, y
 
 
 @njit(refcounted=False)
@@ -565,12 +571,7 @@ def _solve_motor(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ox, oy, angles, ve
     bx, by = _solve_2x2(k11, k12, k22, dvx + beta_rate * (dx - ox),
                         dvy + beta_rate * (dy - oy))
     old_x, old_y = linear[j, 0], linear[j, 1]
-    total_x, total_y = old_x - bx, old_y - by
-    bound = joints.max_forces[j] * h
-    size = math.sqrt(total_x * total_x + total_y * total_y)
-    if size > bound:
-        total_x *= bound / size
-        total_y *= bound / size
+    total_x, total_y = _within(old_x - bx, old_y - by, joints.max_forces[j] * h)
     linear[j, 0] = total_x
     linear[j, 1] = total_y
     apply_impulse(velocities, angular_velocities, inverse_masses, inverse_inertias, a, b,

@@ -4,9 +4,10 @@ A :class:`Material` says what a body is made of. Density (kg/m², a 2D density: 
 unit area) sets the mass from the shapes' area; restitution and friction describe how it
 behaves in contact. A contact joins two materials, and the engine needs one restitution
 and one friction for the pair: :func:`mix_restitution` and :func:`mix_friction` state how
-physbook decides. The narrow phase mixes each contact it writes from its two bodies' values
-with :func:`pair_restitution` and :func:`pair_friction`, the same rules on two numbers in a
-compiled loop, giving the same bits. No table of mixed pairs is kept, so a world holds
+physbook decides. The narrow phase mixes each contact it writes from its two shapes' values
+(each shape keeps its material's, chapter 16) with :func:`pair_restitution` and
+:func:`pair_friction`, the same rules on two numbers in a compiled loop, giving the same
+bits. No table of mixed pairs is kept, so a world holds
 nothing per pair of materials, however many distinct materials its bodies have.
 """
 

@@ -31,8 +31,8 @@ def damped(velocity, damping, dt):
     """Chapter 2's implicit step of dv/dt = −c·v over ``dt``: v/(1 + c·dt), which decays
     for any c ≥ 0 and step, where the explicit v·(1 − c·dt) overshoots past zero once
     c·dt > 1. A body without damping (c = 0) keeps ``velocity`` bit for bit."""
-    if damping == 0.0:
-        return velocity
+    # Without a branch, so that the loops over the bodies stay vector code: c = 0 divides
+    # by exactly 1.
     return velocity / (1.0 + damping * dt)
 
 

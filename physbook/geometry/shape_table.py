@@ -19,6 +19,10 @@ chain segment  point1, point2, ghost1,      n1, −n1, n0 (ghost1 → point1),  
 A chain segment's ghosts are its neighbours' far points, for its corner tests only:
 :func:`core_count` gives the rows that are the shape's core.
 
+Beside its geometry each shape has a filter (chapter 12) and a *surface* row
+(:mod:`physbook.geometry.surface`, chapter 16): its friction, restitution, surface velocity
+and one-way side, which its contacts mix with the other shape's.
+
 Every shape also has an ``id`` that never changes and is never reused. Rows are compacted
 when bodies are removed, so a row number is only good until the next removal; the id is what
 persists, and contacts are keyed by it. Ids grow with the rows (a new shape gets the largest

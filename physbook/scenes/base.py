@@ -1,9 +1,10 @@
 """What every scene is made of: the :class:`Scene` record and materials given per pair.
 
 Materials are given per *pair* (a ball on the floor bounces with e = 0.5). physbook mixes
-per-body values (:func:`physbook.dynamics.materials.mix_restitution`,
+the values of the two shapes' materials (:func:`physbook.dynamics.materials.mix_restitution`,
 :func:`physbook.dynamics.materials.mix_friction`), so :func:`per_body_value` converts a pair
-value into the body value that, mixed with its partner's, gives the pair value back.
+value into the value of one body's material that, mixed with its partner's, gives the pair
+value back.
 """
 
 from __future__ import annotations
