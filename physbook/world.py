@@ -205,9 +205,9 @@ class World(WorldQueries):
     @property
     def compiled(self) -> bool:
         """Whether a step runs as one compiled call when the solver and the broad phase are
-        the library's own (on by default). The states are the same bit for bit either way;
-        off, every step runs the stages of :data:`~physbook.stages.STEP_STAGES` one by one
-        from Python."""
+        the library's own and no pre-solve callback is registered (on by default). The
+        states are the same bit for bit either way; off, every step runs the stages of
+        :data:`~physbook.stages.STEP_STAGES` one by one from Python."""
         return self._driver.compiled
 
     @compiled.setter
