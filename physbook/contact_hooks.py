@@ -60,6 +60,17 @@ class PreSolveHandler(NamedTuple):
     function: Callable
 
 
+def handler_order(category_a: int, category_b: int, handler) -> bool | None:
+    """How a pair of shapes of categories ``category_a`` and ``category_b`` meets
+    ``handler``'s categories: False in that order, True swapped (b is the handler's first),
+    None if it is not the handler's pair."""
+    if category_a & handler.category_a and category_b & handler.category_b:
+        return False
+    if category_b & handler.category_a and category_a & handler.category_b:
+        return True
+    return None
+
+
 class PreSolveContact:
     """One contact as a pre-solve callback sees it, shapes in the order of the callback's
     categories: read ``shape_a``, ``shape_b`` (ids), ``body_a``, ``body_b`` (handles),
@@ -234,11 +245,8 @@ class ContactHooks:
             row_a, row_b = int(rows[m, 0]), int(rows[m, 1])
             category_a, category_b = int(categories[row_a]), int(categories[row_b])
             for handler in handlers:
-                if category_a & handler.category_a and category_b & handler.category_b:
-                    flipped = False
-                elif category_b & handler.category_a and category_a & handler.category_b:
-                    flipped = True
-                else:
+                flipped = handler_order(category_a, category_b, handler)
+                if flipped is None:
                     continue
                 body_a, body_b = handle(int(shape_bodies[row_a])), handle(
                     int(shape_bodies[row_b]))

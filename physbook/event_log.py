@@ -18,7 +18,7 @@ import numpy as np
 
 from physbook import _check
 from physbook.constants import HIT_SPEED
-from physbook.contact_hooks import ContactHooks, ContactRule, PreSolveHandler
+from physbook.contact_hooks import ContactHooks, ContactRule, PreSolveHandler, handler_order
 from physbook.dynamics.contact_table import ContactTable, mark_pairs_of
 from physbook.events import (
     Contact,
@@ -333,11 +333,14 @@ class EventLog:
         """Call every handler for the events (see :meth:`dispatch`); the first exception
         one of them raised, or None."""
         failure = None
+        table = self._contacts.arrays if self._contacts is not None else None
+        keys = None if table is None else pair_keys(table.shape_ids)
         for kind in ("begin", "end"):
             for pairs, sensor in ((getattr(contact_events, kind), False),
                                   (getattr(sensor_events, kind), True)):
                 for a, b in pairs.tolist():
-                    data = self._contact_data(a, b) if kind == "begin" and not sensor else None
+                    data = (self._contact_data(table, keys, a, b)
+                            if kind == "begin" and not sensor else None)
                     raised = self._call_matching(kind, a, b, sensor, data)
                     failure = failure or raised
         hits = contact_events.hits
@@ -359,11 +362,8 @@ class EventLog:
             function = getattr(handler, kind)
             if function is None:
                 continue
-            if category_a & handler.category_a and category_b & handler.category_b:
-                flipped = False
-            elif category_b & handler.category_a and category_a & handler.category_b:
-                flipped = True
-            else:
+            flipped = handler_order(category_a, category_b, handler)
+            if flipped is None:
                 continue
             first, second = ((b, body_b), (a, body_a)) if flipped else ((a, body_a),
                                                                          (b, body_b))
@@ -386,14 +386,13 @@ class EventLog:
                 failure = failure or error
         return failure
 
-    def _contact_data(self, a: int, b: int):
-        """(points, normal, total normal impulse, total tangent impulse) of the contact
-        row of shapes a < b in the world's table, or None if it has none."""
-        if self._contacts is None:
+    @staticmethod
+    def _contact_data(table, keys, a: int, b: int):
+        """(points, normal, total normal impulse, total tangent impulse) of the row of
+        shapes a < b in the contact columns ``table`` (whose pair ``keys`` are given), or
+        None if it has none."""
+        if table is None:
             return None
-        table = self._contacts.arrays
-        ids = table.shape_ids
-        keys = (ids[:, 0] << 32) + ids[:, 1]
         row = int(np.searchsorted(keys, (a << 32) + b))
         if row == len(keys) or keys[row] != (a << 32) + b:
             return None

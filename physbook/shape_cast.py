@@ -59,25 +59,18 @@ from physbook.dynamics.contact_surface import ONE_WAY_COSINE
 from physbook.geometry.round_shapes import Capsule, Chain, ChainSegment, Segment
 from physbook.geometry.shapes import Circle, Polygon
 from physbook.geometry.surface import ONE_WAY_X
-from physbook.queries import allowed, query_filter
+from physbook.queries import RayHit, allowed, query_filter
 from physbook.vecmath.vec import Transform
 
 #: The shapes that may be cast or tested for overlap.
 CASTABLE = (Circle, Polygon, Capsule, Segment, ChainSegment)
 
 
-class CastHit(NamedTuple):
-    """Where a cast shape first touches a shape of the world: that shape (``body``,
-    ``shape``, ``shape_id``), the world ``point`` (m) on its surface, its unit outward
-    ``normal`` there (towards the cast shape), and the ``fraction`` of the translation
-    travelled (0 to 1)."""
-
-    body: object
-    shape: object
-    shape_id: int
-    point: np.ndarray
-    normal: np.ndarray
-    fraction: float
+#: Where a cast shape first touches a shape of the world: a ray's hit, the same fields
+#: (:class:`~physbook.queries.RayHit`): that shape (``body``, ``shape``, ``shape_id``), the
+#: world ``point`` (m) on its surface, its unit outward ``normal`` there (towards the cast
+#: shape), and the ``fraction`` of the translation travelled (0 to 1).
+CastHit = RayHit
 
 
 class MovingShape(NamedTuple):
