@@ -3,7 +3,7 @@
 // One file serves two players. As an anywidget module (the default export's render) it is
 // the live view of GameView: each frame arrives as one message, is drawn on the next
 // animation frame, and is acknowledged after drawing, so the kernel never sends faster than
-// the display shows. physbook.viz.replay inlines the same code in a plain <script> (the last
+// the display shows. physbook.viz.replay inlines the same code in a plain script element (the last
 // line, the export, cut off) and calls physbookReplay to play frames embedded in the page.
 // Plain DOM and canvas 2D only: no network, no other library.
 
@@ -170,9 +170,10 @@ function createView(root, rootClass, width, height) {
   }
 
   function toWorld(event) {
+    // the canvas's content box (inside its border), in CSS pixels of the drawing
     const box = canvas.getBoundingClientRect();
-    const x = (event.clientX - box.left) * (width / box.width);
-    const y = (event.clientY - box.top) * (height / box.height);
+    const x = (event.clientX - box.left - canvas.clientLeft) * (width / canvas.clientWidth);
+    const y = (event.clientY - box.top - canvas.clientTop) * (height / canvas.clientHeight);
     return [last.left + (x - last.offsetX) / last.scale, last.top - (y - last.offsetY) / last.scale];
   }
 

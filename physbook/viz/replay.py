@@ -41,6 +41,9 @@ def replay_script() -> str:
     body, export, rest = source.rpartition(_EXPORT)
     if not export or rest.strip():
         raise RuntimeError(f"game_view.js must end with {_EXPORT!r}")
+    if "</script" in body.lower():
+        raise RuntimeError("game_view.js must not hold '</script', which would end the "
+                           "script it is inlined in")
     return body
 
 
