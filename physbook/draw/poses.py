@@ -28,6 +28,21 @@ class Poses(NamedTuple):
     angles: np.ndarray
 
 
+def _poses(value, name: str) -> Poses:
+    """``value`` as Poses: (N, 2) origins, (N, 2) centers, (N,) angles, finite."""
+    if not isinstance(value, (tuple, list)) or len(value) != 3:
+        raise TypeError(f"{name} must be Poses (origins, centers, angles), got "
+                        f"{type(value).__name__}")
+    origins, centers, angles = (_check.finite_array(part, f"{name}.{field}")
+                                for part, field in zip(value, Poses._fields, strict=True))
+    count = len(angles) if angles.ndim == 1 else -1
+    if count < 0 or origins.shape != (count, 2) or centers.shape != (count, 2):
+        raise ValueError(f"{name} must hold (N, 2) origins, (N, 2) centers and (N,) angles "
+                         f"of the same N bodies, got shapes {origins.shape}, "
+                         f"{centers.shape} and {angles.shape}")
+    return Poses(origins, centers, angles)
+
+
 def body_poses(world) -> Poses:
     """A copy of the poses of every body of ``world`` (they change in place as it steps)."""
     bodies = world.bodies
@@ -44,7 +59,7 @@ def interpolate_poses(previous: Poses, current: Poses, alpha: float,
         :class:`Poses` of the same bodies before and after one step.
     alpha
         Fraction of the step, in [0, 1]: 0 gives ``previous``, 1 gives ``current``, both
-        exactly (the very arrays).
+        exactly.
     local_centers
         (N, 2) each body's centre of mass in its own frame (m), ``world.bodies.local_centers``.
 
@@ -57,14 +72,12 @@ def interpolate_poses(previous: Poses, current: Poses, alpha: float,
     alpha = _check.finite_scalar(alpha, "alpha")
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must be in [0, 1], got {alpha}")
-    previous, current = Poses(*previous), Poses(*current)
+    previous, current = _poses(previous, "previous"), _poses(current, "current")
     count = len(current.angles)
     local_centers = _check.finite_array(local_centers, "local_centers")
-    for poses, name in ((previous, "previous"), (current, "current")):
-        if (np.shape(poses.origins) != (count, 2) or np.shape(poses.centers) != (count, 2)
-                or np.shape(poses.angles) != (count,)):
-            raise ValueError(f"{name} must hold (N, 2) origins, (N, 2) centers and (N,) "
-                             f"angles of the same N = {count} bodies")
+    if len(previous.angles) != count:
+        raise ValueError(f"previous and current must hold the poses of the same bodies, got "
+                         f"{len(previous.angles)} and {count}")
     if local_centers.shape != (count, 2):
         raise ValueError(f"local_centers must have shape ({count}, 2), got "
                          f"{local_centers.shape}")

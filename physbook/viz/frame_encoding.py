@@ -166,6 +166,8 @@ def decode_frame(frame, palette) -> list[tuple]:
     if not isinstance(frame, np.ndarray) or frame.dtype != np.float32 or frame.ndim != 1:
         raise TypeError("frame must be a one-dimensional float32 array, as "
                         "FrameEncoder.finish returns")
+    if isinstance(palette, (str, bytes)) or not hasattr(palette, "__iter__"):
+        raise TypeError(f"palette must be a list of Styles, got {type(palette).__name__}")
     palette = list(palette)
     for index, style in enumerate(palette):
         _check.instance(style, f"palette[{index}]", Style, "a Style")

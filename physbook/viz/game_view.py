@@ -183,8 +183,8 @@ class GameView(anywidget.AnyWidget):
 
     @property
     def running(self) -> bool:
-        """Whether the loop is running."""
-        return self._task is not None and not self._task.done()
+        """Whether the loop is running (False at once after :meth:`stop`)."""
+        return self._running and self._task is not None and not self._task.done()
 
     # --- the loop ----------------------------------------------------------------------
 
