@@ -16,7 +16,7 @@ from physbook.viz.frame_encoding import FrameEncoder, decode_frame
 def _view(argument: str):
     def call(bad):
         arguments = {"game": TinyGame(), "width": 64, "height": 48, "fps": 30.0,
-                     "clock": lambda: 0.0, argument: bad}
+                     "clock": lambda: 0.0, "in_flight": 2, argument: bad}
         view = GameView(arguments.pop("game"), **arguments)
         view.close()
     return call
@@ -51,7 +51,7 @@ def _interpolate(argument: str):
 
 CASES: list[Case] = [
     *(Case("GameView", argument, _view(argument))
-      for argument in ("game", "width", "height", "fps", "clock")),
+      for argument in ("game", "width", "height", "fps", "clock", "in_flight")),
     *(Case("replay_player", argument, _replay(argument))
       for argument in ("game", "steps", "every", "fps", "width", "height")),
     *(Case("decode_frame", argument, _decode(argument)) for argument in ("frame", "palette")),

@@ -37,10 +37,12 @@ class FakePage:
     """What the browser does: take a frame, draw it (here: advance the clock by ``tick``),
     acknowledge it from a coroutine; it also checks that no frame comes unacknowledged."""
 
-    def __init__(self, view: GameView, clock: Clock, tick: float):
-        self.view, self.clock, self.tick = view, clock, tick
+    def __init__(self, view: GameView, clock: Clock, tick: float, in_flight: int = 1):
+        self.view, self.clock, self.tick, self.in_flight = view, clock, tick, in_flight
         self.headers, self.frames, self.errors = [], [], []
-        self.waiting = None
+        self.waiting = set()  # frames sent and not yet acknowledged
+        self.most_waiting = 0
+        self.sent_at = []  # the clock when each frame was sent
         self.inbox: asyncio.Queue = asyncio.Queue()
         view.send = self.receive  # the widget's messages come here
 
@@ -48,8 +50,11 @@ class FakePage:
         if content["type"] == "error":
             self.errors.append(content["text"])
             return
-        assert self.waiting is None, "a frame was sent before the last one was acknowledged"
-        self.waiting = content["frame"]
+        assert len(self.waiting) < self.in_flight, (
+            f"a frame was sent while {len(self.waiting)} were unacknowledged")
+        self.waiting.add(content["frame"])
+        self.most_waiting = max(self.most_waiting, len(self.waiting))
+        self.sent_at.append(self.clock.now)
         self.headers.append(content)
         self.frames.append(np.frombuffer(buffers[0], dtype=np.float32).copy())
         self.inbox.put_nowait(content["frame"])
@@ -58,26 +63,32 @@ class FakePage:
         self.view._handle_custom_msg(content, [])
 
     async def run(self, frames: int, between=None):
-        """Show the view, then draw and acknowledge ``frames`` frames."""
+        """Show the view, then draw and acknowledge ``frames`` frames; a slow page (one that
+        acknowledges only once ``in_flight`` frames wait) when ``in_flight`` > 1."""
         self.say(type="ready")
         for _ in range(frames):
             frame = await self.inbox.get()
+            for _ in range(1000):
+                if len(self.waiting) >= self.in_flight:
+                    break
+                await asyncio.sleep(0)
             self.clock.now += self.tick
             if between is not None:
                 between(len(self.headers))
-            self.waiting = None
+            self.waiting.discard(frame)
             self.say(type="ack", frame=frame)
         # the frame the last acknowledgement lets out
         await asyncio.wait_for(self.inbox.get(), timeout=60)
 
 
-def play(game, frames: int, tick: float, between=None, fps: float = 1000.0):
+def play(game, frames: int, tick: float, between=None, fps: float = 1000.0,
+         in_flight: int = 1):
     """Run ``game`` in a view for ``frames`` acknowledged frames; the view and the page."""
     clock = Clock()
 
     async def main():
-        view = GameView(game, clock=clock, fps=fps)
-        page = FakePage(view, clock, tick)
+        view = GameView(game, clock=clock, fps=fps, in_flight=in_flight)
+        page = FakePage(view, clock, tick, in_flight)
         await page.run(frames, between)
         view.stop()
         await asyncio.sleep(0)
@@ -101,6 +112,39 @@ def test_the_steps_taken_are_the_elapsed_time_over_dt():
     # The clock is the page's: 40 frames in 40·3/128 s, of which the last second holds all.
     assert view.fps == 40.0
     assert not view.running
+
+
+@pytest.mark.parametrize("in_flight", [2, 3])
+def test_frames_in_flight_are_bounded_and_steps_follow_the_clock(in_flight):
+    game = TinyGame()
+    tick = 3 / 128
+    view, page = play(game, 40, tick, in_flight=in_flight)
+    assert page.most_waiting == in_flight  # reached, and never passed (FakePage checks)
+    start = page.sent_at[0]
+    assert [header["steps"] for header in page.headers] == [
+        math.floor((sent - start) / game.dt) for sent in page.sent_at]
+    assert view.frames == 40 and len(page.headers) == 40 + in_flight
+
+
+def test_a_frame_passed_over_frees_the_loop_but_is_not_counted_as_drawn():
+    game = TinyGame()
+    clock = Clock()
+
+    async def main():
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=2)
+        page = FakePage(view, clock, 1 / 64, in_flight=2)
+        page.say(type="ready")
+        for frame in range(10):
+            await page.inbox.get()
+            clock.now += 1 / 64
+            page.waiting.discard(frame)
+            page.say(type="ack", frame=frame, skipped=frame % 2 == 1)
+        await asyncio.wait_for(page.inbox.get(), timeout=60)
+        view.stop()
+        return view, page
+
+    view, page = asyncio.run(main())
+    assert view.frames == 5 and len(page.headers) >= 11
 
 
 def test_a_long_stall_is_clamped():
@@ -151,7 +195,7 @@ def test_pause_stops_stepping_and_step_steps_once():
 
     async def main():
         nonlocal page
-        view = GameView(game, clock=clock, fps=1000.0)
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=1)
         page = FakePage(view, clock, 1 / 64)
         await page.run(12, buttons)
         view.stop()
@@ -181,7 +225,7 @@ def test_reset_resets_the_game_and_the_count():
 
     async def main():
         nonlocal page
-        view = GameView(game, clock=clock, fps=1000.0)
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=1)
         page = FakePage(view, clock, 1 / 64)
         await page.run(8, reset)
         view.stop()
@@ -209,7 +253,7 @@ def test_input_reaches_the_game_with_its_fields():
 
     async def main():
         nonlocal page
-        view = GameView(game, clock=clock, fps=1000.0)
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=1)
         page = FakePage(view, clock, 1 / 64)
         await page.run(4, press)
         view.stop()
@@ -228,7 +272,7 @@ def test_a_game_that_raises_stops_the_loop_and_keeps_the_error(capsys):
     clock = Clock()
 
     async def main():
-        view = GameView(game, clock=clock, fps=1000.0)
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=1)
         page = FakePage(view, clock, 1 / 64)
         page.say(type="ready")
         for _ in range(20):  # far more than the loop lives
@@ -237,7 +281,7 @@ def test_a_game_that_raises_stops_the_loop_and_keeps_the_error(capsys):
                 continue
             frame = await page.inbox.get()
             clock.now += 1 / 64
-            page.waiting = None
+            page.waiting.discard(frame)
             page.say(type="ack", frame=frame)
             await asyncio.sleep(0)
         return view, page
@@ -262,7 +306,7 @@ def test_another_coroutine_runs_while_the_loop_runs():
             seen.append((view.frames, view.running))
 
     async def main():
-        view = GameView(game, clock=clock, fps=1000.0)
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=1)
         page = FakePage(view, clock, 1 / 64)
         await asyncio.gather(page.run(30), another_cell(view))
         view.stop()

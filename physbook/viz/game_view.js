@@ -166,7 +166,8 @@ function createView(root, rootClass, width, height) {
     ctx.setTransform(ratio * t.scale, 0, 0, -ratio * t.scale,
       ratio * (t.offsetX - t.left * t.scale), ratio * (t.offsetY + t.top * t.scale));
     drawPrimitives(ctx, values, palette, t.scale);
-    root.dataset.view = view.join(" ");
+    const shown = view.join(" ");
+    if (root.dataset.view !== shown) root.dataset.view = shown;
   }
 
   function toWorld(event) {
@@ -178,6 +179,10 @@ function createView(root, rootClass, width, height) {
   }
 
   return { root, canvas, controls, status, draw, toWorld };
+}
+
+function changeText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 // Frames per second from the times (ms) of the frames drawn in the last second.
@@ -214,26 +219,38 @@ function render({ model, el }) {
     const { header, values } = pending;
     pending = null;
     view.draw(values, palette, header.view);
-    status.textContent = header.status;
-    status.style.color = "";
-    paused = header.paused;
-    pause.textContent = paused ? "Play" : "Pause";
-    pause.title = paused ? "Play" : "Pause";
-    frames += 1;
+    // The page around the canvas is large (JupyterLab): each change of the text or the
+    // attributes costs a style pass, so only what changed is written.
     const fps = rateOver(ackTimes, performance.now());
+    frames += 1;
+    changeText(status, header.status);
+    if (status.style.color) status.style.color = "";
+    if (paused !== header.paused) {
+      paused = header.paused;
+      pause.textContent = paused ? "Play" : "Pause";
+      pause.title = paused ? "Play" : "Pause";
+    }
+    if (root.dataset.fps !== String(fps)) {
+      root.dataset.fps = String(fps);
+      readout.textContent = `${fps} frames/s`;
+    }
     root.dataset.frames = String(frames);
-    root.dataset.fps = String(fps);
-    readout.textContent = `${fps} frames/s`;
     model.send({ type: "ack", frame: header.frame });
   }
 
   function onMessage(content, buffers) {
     if (content.type === "frame") {
       for (const [index, entry] of content.palette) palette[index] = entry;
+      if (pending !== null) {
+        // a newer frame came before the display drew this one: it is passed over, and said
+        // so, so that the kernel does not wait for it
+        model.send({ type: "ack", frame: pending.header.frame, skipped: true });
+      } else {
+        requestAnimationFrame(drawPending);
+      }
       pending = { header: content, values: frameValues(buffers[0]) };
-      requestAnimationFrame(drawPending);
     } else if (content.type === "error") {
-      status.textContent = content.text;
+      changeText(status, content.text);
       status.style.color = "rgb(200, 0, 0)";
     }
   }
@@ -305,7 +322,7 @@ function physbookReplay(root, data) {
     shown = frame;
     const frameValues = values.subarray(data.offsets[frame], data.offsets[frame + 1]);
     view.draw(frameValues, data.palette, data.views[frame]);
-    view.status.textContent = data.statuses[data.status_index[frame]];
+    changeText(view.status, data.statuses[data.status_index[frame]]);
     label.textContent = `step ${data.steps[frame]}`;
     slider.value = String(frame);
     root.dataset.frame = String(frame);

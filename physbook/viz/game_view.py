@@ -16,10 +16,10 @@ Why asyncio, and why acknowledgements. A loop that steps and draws inside a cell
 kernel: the messages that carry the reader's clicks queue behind it and are read only when
 it ends. The loop here is an asyncio task in the kernel's own event loop, started when the
 browser says it has shown the view (so a notebook run with no browser, by nbval or nbconvert,
-never starts it). After sending a frame it awaits the browser's acknowledgement, and while
-it waits the kernel reads other messages: input, buttons, other cells. The browser
-acknowledges after drawing, on its animation frame, so frames go out no faster than the
-display shows them and never pile up in a slow browser.
+never starts it). Once ``in_flight`` frames are on their way it awaits the browser's
+acknowledgement of the oldest, and while it waits the kernel reads other messages: input,
+buttons, other cells. The browser acknowledges after drawing, on its animation frame, so
+frames go out no faster than the display shows them and never pile up in a slow browser.
 
 Each frame runs chapter 3's fixed step: the real time since the last frame (clamped to
 :data:`MAX_FRAME_TIME`) fills an accumulator, ``game.step()`` runs while it holds a step,
@@ -54,11 +54,14 @@ from physbook.viz import _arguments
 from physbook.viz.frame_encoding import FrameEncoder, encode_game, palette_entry
 from physbook.world import World
 
-__all__ = ["GameView", "MAX_FRAME_TIME", "check_game", "game_view_rectangle"]
+__all__ = ["GameView", "MAX_FRAME_TIME", "MAX_IN_FLIGHT", "check_game", "game_view_rectangle"]
 
 #: The longest real time (s) one frame catches up on: after a stall the game slows for a
 #: moment rather than taking ever more steps per frame (chapter 3's spiral of death).
 MAX_FRAME_TIME = 0.25
+
+#: The most frames a view lets travel unacknowledged (``in_flight``).
+MAX_IN_FLIGHT = 4
 
 #: What a game must have, beside ``world`` and ``dt``.
 _GAME_METHODS = ("handle", "step", "reset", "status")
@@ -115,6 +118,13 @@ class GameView(anywidget.AnyWidget):
         The most frames per second to send (the display's refresh limits them too).
     clock
         A function giving the time in seconds (what the loop measures frames by).
+    in_flight
+        How many frames may be on their way before the loop waits for an acknowledgement,
+        1 to :data:`MAX_IN_FLIGHT`. With 1 a frame goes out only once the last one is
+        drawn. The trip from the kernel to JupyterLab's page and back takes some 50 ms on
+        a small machine (the page draws in a few), so 1 gives about 18 frames a second
+        there; 2 (the default) lets the next frame travel while the last one is drawn and
+        acknowledged, which about doubles the rate, and still never lets frames pile up.
 
     Attributes
     ----------
@@ -136,19 +146,20 @@ class GameView(anywidget.AnyWidget):
     paused = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, game, *, width: int = 720, height: int = 405, fps: float = 60.0,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, in_flight: int = 2) -> None:
         game = check_game(game)
         width = _check.integer(width, "width", 16, 8192)
         height = _check.integer(height, "height", 16, 8192)
         self._target_fps = _arguments.fps(fps)
         self._clock = _arguments.callback(clock, "clock")
+        self._in_flight = _check.integer(in_flight, "in_flight", 1, MAX_IN_FLIGHT)
         super().__init__(width=width, height=height)
         self.game = game
         self.error: BaseException | None = None
         self._encoder = FrameEncoder()
         self._timestep = FixedTimestep(game.dt, max(MAX_FRAME_TIME, game.dt))
         self._task: asyncio.Task | None = None
-        self._ack: asyncio.Future | None = None
+        self._unacknowledged: deque[asyncio.Future] = deque()  # one per frame sent
         self._running = False
         self._frames_sent = 0
         self._frames_drawn = 0
@@ -231,10 +242,11 @@ class GameView(anywidget.AnyWidget):
                 self._step_game()
             alpha = self._timestep.alpha
         header, frame = self.encode_frame(alpha)
-        ack = self._ack = asyncio.get_running_loop().create_future()
+        self._unacknowledged.append(asyncio.get_running_loop().create_future())
         self.send(header, buffers=[frame.tobytes()])
         self._frames_sent += 1
-        await ack
+        while len(self._unacknowledged) >= self._in_flight:
+            await self._unacknowledged[0]  # the oldest frame's acknowledgement
         # Let the kernel read its messages even if the acknowledgement came at once, and
         # keep to the highest frame rate asked for.
         wait = 1.0 / self._target_fps - (self._clock() - now)
@@ -279,7 +291,7 @@ class GameView(anywidget.AnyWidget):
         kind = content.get("type") if isinstance(content, dict) else None
         try:
             if kind == "ack":
-                self._acknowledged()
+                self._acknowledged(drawn=not content.get("skipped", False))
             elif kind == "ready":
                 self._ready()
             elif kind in ("down", "move", "up"):
@@ -296,18 +308,22 @@ class GameView(anywidget.AnyWidget):
         """A browser view has been shown: start, or send it the whole palette and a frame."""
         self._encoder.resend_palette()
         if self.running:
-            self._acknowledged(drawn=False)  # a frame sent to a view now gone
+            # the frames sent to a view now gone will not be acknowledged
+            while self._unacknowledged:
+                self._unacknowledged.popleft().set_result(None)
         elif self.error is None:
             self.start()
 
     def _acknowledged(self, drawn: bool = True) -> None:
+        """The oldest frame on its way was drawn (or, ``drawn`` False, passed over for a
+        newer one): the loop may send another."""
         if drawn:
             self._frames_drawn += 1
             now = self._clock()
             self._ack_times.append(now)
             self._forget_old_acks(now)
-        if self._ack is not None and not self._ack.done():
-            self._ack.set_result(None)
+        if self._unacknowledged:
+            self._unacknowledged.popleft().set_result(None)
 
     def _forget_old_acks(self, now: float) -> None:
         while self._ack_times and self._ack_times[0] <= now - 1.0:
