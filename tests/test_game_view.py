@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -350,3 +351,14 @@ def test_a_game_with_a_bad_view_or_world_is_refused():
 
     with pytest.raises(ValueError, match="game.view must have left < right"):
         GameView(Flat())
+
+
+def test_the_front_end_ships_with_the_package():
+    tomllib = pytest.importorskip("tomllib")
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["physbook.viz"]
+    source = root / "physbook" / "viz" / "game_view.js"
+    assert source.is_file() and any(source.match(pattern) for pattern in patterns)
+    assert str(GameView._esm) == source.read_text(encoding="utf-8")  # what the widget loads
+    assert "anywidget>=0.9" in config["project"]["optional-dependencies"]["viz"]
