@@ -78,7 +78,8 @@ def _restore(argument: str):
 
 CASES: list[Case] = [
     *(Case("draw_world", argument, _draw_world(argument))
-      for argument in ("world", "drawer", *_FLAGS, "styles", "normal_length", "point_size")),
+      for argument in ("world", "drawer", *_FLAGS, "styles", "normal_length", "point_size",
+                       "poses")),
     *(Case("rounded_outline", argument, _outline(argument))
       for argument in ("points", "radius", "segments")),
     *(Case("PygameDraw", argument, _pygame(argument))

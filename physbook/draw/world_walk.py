@@ -29,6 +29,23 @@ def joint_anchors(joints, centers, angles) -> np.ndarray:
     return pairs
 
 
+def checked_poses(poses, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``poses`` = (origins, centers, angles) as float arrays of shapes (count, 2),
+    (count, 2) and (count,), finite; a ValueError or TypeError names the part that is not."""
+    if not isinstance(poses, (tuple, list)) or len(poses) != 3:
+        raise TypeError(f"poses must be a tuple (origins, centers, angles), got "
+                        f"{type(poses).__name__}")
+    checked = []
+    for part, name, shape in zip(poses, ("origins", "centers", "angles"),
+                                 ((count, 2), (count, 2), (count,)), strict=True):
+        array = _check.finite_array(part, f"poses' {name}")
+        if array.shape != shape:
+            raise ValueError(f"poses' {name} must have shape {shape}, one row per body of "
+                             f"the world, got shape {array.shape}")
+        checked.append(array)
+    return checked[0], checked[1], checked[2]
+
+
 def _body_roles(kinds: np.ndarray, awake: np.ndarray) -> np.ndarray:
     """Each body's role name: static, kinematic, dynamic, or sleeping (dynamic, asleep)."""
     roles = np.full(len(kinds), "dynamic", dtype=object)
@@ -56,7 +73,7 @@ def _styles(styles: Mapping[str, Style] | None) -> dict[str, Style]:
 def draw_world(world, drawer, *, shapes: bool = True, joints: bool = True,
                contacts: bool = False, aabbs: bool = False, sensors: bool = True,
                styles: Mapping[str, Style] | None = None, normal_length: float = 0.3,
-               point_size: float = 4.0) -> None:
+               point_size: float = 4.0, poses=None) -> None:
     """Draw ``world`` through ``drawer`` (an object with the methods of
     :class:`~physbook.draw.protocol.DebugDraw`): one call per shape, joint, contact point
     and box, in world coordinates (m).
@@ -79,6 +96,11 @@ def draw_world(world, drawer, *, shapes: bool = True, joints: bool = True,
         Styles to use instead of :data:`~physbook.draw.protocol.DEFAULT_STYLES`, by role.
     normal_length, point_size
         Length of a contact normal (m) and size of a drawn point (pixels).
+    poses
+        ``(origins, centers, angles)``: (N, 2) body origins (m), (N, 2) centres of mass (m)
+        and (N,) angles (rad), one row per body of the world, to draw the shapes and joint
+        anchors at instead of the world's own (a frame interpolated between two steps,
+        :func:`~physbook.draw.poses.interpolate_poses`). None: the world's poses.
     """
     _check.instance(world, "world", World, "a physbook World")
     for method in ("circle", "polygon", "capsule", "segment", "point", "box"):
@@ -93,7 +115,10 @@ def draw_world(world, drawer, *, shapes: bool = True, joints: bool = True,
     normal_length = _check.non_negative_scalar(normal_length, "normal_length")
     point_size = _check.non_negative_scalar(point_size, "point_size")
     bodies = world.bodies
-    origins, angles, centers = bodies.origins, bodies.angles, bodies.centers
+    if poses is None:
+        origins, angles, centers = bodies.origins, bodies.angles, bodies.centers
+    else:
+        origins, centers, angles = checked_poses(poses, len(bodies.kinds))
     table = world.shapes.arrays
     if (shapes or sensors or aabbs) and len(table.ids):
         _draw_shapes(world, drawer, chosen, shapes, sensors, aabbs, table, origins, angles)

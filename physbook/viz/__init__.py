@@ -28,6 +28,8 @@ from physbook.viz.collision import (
     plot_sat,
 )
 from physbook.viz.debug_draw import MatplotlibDraw, draw_debug
+from physbook.viz.frame_encoding import FrameEncoder, decode_frame
+from physbook.viz.game_view import GameView
 from physbook.viz.impulses import (
     ContactSnapshot,
     contact_snapshot,
@@ -46,6 +48,7 @@ from physbook.viz.linkage import draw_joints, joint_anchor_pairs
 from physbook.viz.notebook import setup_notebook, show_source, version_problems
 from physbook.viz.pipeline import pipeline_diagram
 from physbook.viz.player import FRAME_BUDGET, animate
+from physbook.viz.replay import replay_player
 from physbook.viz.timestepping import animate_judder, draw_judder_frame
 from physbook.viz.vectors import (
     clip_to_halfspace,
@@ -70,6 +73,10 @@ from physbook.viz.world import (
 __all__ = [
     "MatplotlibDraw",
     "draw_debug",
+    "FrameEncoder",
+    "decode_frame",
+    "GameView",
+    "replay_player",
     "box_outlines",
     "draw_boxes",
     "draw_grid",

@@ -1,0 +1,308 @@
+"""The live view's loop, without a browser: a fake front end takes each frame message,
+moves an injected clock and acknowledges from a coroutine, as the page does after drawing.
+
+Checked: the steps taken are floor(elapsed / dt) (chapter 3's accumulator); no frame goes
+out before the last one's acknowledgement; pause, Step and Reset; input reaches the game;
+a game that raises stops the loop and keeps its error; another coroutine (a notebook's next
+cell) runs while the loop runs; a frame decodes to the world drawn at the interpolated
+poses."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import numpy as np
+import pytest
+from test_frame_encoding import Recorder, assert_same_calls
+from tiny_game import TinyGame
+
+from physbook.draw import draw_world
+from physbook.draw.poses import body_poses, interpolate_poses
+from physbook.viz import GameView
+from physbook.viz.frame_encoding import decode_frame
+
+
+class Clock:
+    """Time (s) that moves only when told: exact binary fractions, so sums are exact."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+class FakePage:
+    """What the browser does: take a frame, draw it (here: advance the clock by ``tick``),
+    acknowledge it from a coroutine; it also checks that no frame comes unacknowledged."""
+
+    def __init__(self, view: GameView, clock: Clock, tick: float):
+        self.view, self.clock, self.tick = view, clock, tick
+        self.headers, self.frames, self.errors = [], [], []
+        self.waiting = None
+        self.inbox: asyncio.Queue = asyncio.Queue()
+        view.send = self.receive  # the widget's messages come here
+
+    def receive(self, content, buffers=None):
+        if content["type"] == "error":
+            self.errors.append(content["text"])
+            return
+        assert self.waiting is None, "a frame was sent before the last one was acknowledged"
+        self.waiting = content["frame"]
+        self.headers.append(content)
+        self.frames.append(np.frombuffer(buffers[0], dtype=np.float32).copy())
+        self.inbox.put_nowait(content["frame"])
+
+    def say(self, **content):
+        self.view._handle_custom_msg(content, [])
+
+    async def run(self, frames: int, between=None):
+        """Show the view, then draw and acknowledge ``frames`` frames."""
+        self.say(type="ready")
+        for _ in range(frames):
+            frame = await self.inbox.get()
+            self.clock.now += self.tick
+            if between is not None:
+                between(len(self.headers))
+            self.waiting = None
+            self.say(type="ack", frame=frame)
+        # the frame the last acknowledgement lets out
+        await asyncio.wait_for(self.inbox.get(), timeout=60)
+
+
+def play(game, frames: int, tick: float, between=None, fps: float = 1000.0):
+    """Run ``game`` in a view for ``frames`` acknowledged frames; the view and the page."""
+    clock = Clock()
+
+    async def main():
+        view = GameView(game, clock=clock, fps=fps)
+        page = FakePage(view, clock, tick)
+        await page.run(frames, between)
+        view.stop()
+        await asyncio.sleep(0)
+        return view, page
+
+    return asyncio.run(main())
+
+
+def test_the_steps_taken_are_the_elapsed_time_over_dt():
+    game = TinyGame()  # dt = 1/64 s
+    tick = 3 / 128  # 1.5 steps of real time per frame
+    view, page = play(game, 40, tick)
+    # The frame sent after k acknowledgements saw k·tick of real time.
+    steps = [header["steps"] for header in page.headers]
+    assert steps == [math.floor(k * tick / game.dt) for k in range(len(steps))]
+    assert game.step_count == steps[-1] == view.steps
+    assert view.frames == 40 and len(page.headers) == 41
+    assert [header["frame"] for header in page.headers] == list(range(41))
+    assert page.headers[0]["view"] == [-5.0, -1.0, 5.0, 5.0]
+    assert page.headers[-1]["status"] == f"step {game.step_count}"
+    # The clock is the page's: 40 frames in 40·3/128 s, of which the last second holds all.
+    assert view.fps == 40.0
+    assert not view.running
+
+
+def test_a_long_stall_is_clamped():
+    game = TinyGame()
+    view, page = play(game, 2, tick=10.0)  # two frames ten seconds apart
+    assert [header["steps"] for header in page.headers] == [0, 16, 32]  # 0.25 s each
+
+
+def test_a_frame_is_the_world_at_the_interpolated_poses():
+    game = TinyGame()
+    tick = 3 / 128  # 1.5 steps a frame: alpha alternates between 0 and 1/2, exactly
+    view, page = play(game, 12, tick)
+    palette = view._encoder.palette
+    checked = []
+    for k, header in enumerate(page.headers):
+        steps = header["steps"]
+        if steps == 0:
+            continue
+        alpha = k * tick / game.dt - steps
+        # A second run of the game to the same step, drawn at alpha of its last step
+        # (alpha 0: the step before, as chapter 3's display is one step behind).
+        twin = TinyGame()
+        for _ in range(steps - 1):
+            twin.step()
+        before = body_poses(twin.world)
+        twin.step()
+        shown = interpolate_poses(before, body_poses(twin.world), alpha,
+                                  twin.world.bodies.local_centers)
+        recorder = Recorder()
+        draw_world(twin.world, recorder, poses=tuple(shown))
+        assert_same_calls(decode_frame(page.frames[k], palette), recorder.calls)
+        checked.append(alpha)
+    assert checked.count(0.5) >= 4 and checked.count(0.0) >= 4
+
+
+def test_pause_stops_stepping_and_step_steps_once():
+    game = TinyGame()
+
+    def buttons(sent):
+        if sent == 3:
+            page.say(type="button", name="pause")
+        if sent == 6:
+            page.say(type="button", name="step")
+        if sent == 8:
+            page.say(type="button", name="play")
+
+    clock = Clock()
+
+    async def main():
+        nonlocal page
+        view = GameView(game, clock=clock, fps=1000.0)
+        page = FakePage(view, clock, 1 / 64)
+        await page.run(12, buttons)
+        view.stop()
+        return view
+
+    page = None
+    view = asyncio.run(main())
+    steps = [header["steps"] for header in page.headers]
+    paused = [header["paused"] for header in page.headers]
+    # One step a frame (a frame is one dt of the clock), none while paused (frames 3 to
+    # 7), one for Step (shown by frame 6); Play (before frame 8) does not catch up on the
+    # time spent paused, so frame 8 takes none, then one a frame again.
+    assert steps == [0, 1, 2, 2, 2, 2, 3, 3, 3, 4, 5, 6, 7]
+    assert paused == [False] * 3 + [True] * 5 + [False] * 5
+    assert game.step_count == 7 and not view.paused
+
+
+def test_reset_resets_the_game_and_the_count():
+    game = TinyGame()
+
+    def reset(sent):
+        if sent == 5:
+            page.say(type="button", name="reset")
+
+    clock = Clock()
+    page = None
+
+    async def main():
+        nonlocal page
+        view = GameView(game, clock=clock, fps=1000.0)
+        page = FakePage(view, clock, 1 / 64)
+        await page.run(8, reset)
+        view.stop()
+        return view
+
+    view = asyncio.run(main())
+    assert game.resets == 1
+    assert [header["steps"] for header in page.headers] == [0, 1, 2, 3, 4, 1, 2, 3, 4]
+    assert view.steps == game.step_count == 4
+
+
+def test_input_reaches_the_game_with_its_fields():
+    game = TinyGame()
+
+    def press(sent):
+        if sent == 2:
+            page.say(type="down", x=1.5, y=2)
+            page.say(type="move", x=1.25, y=2.5)
+            page.say(type="up", x=1, y=3)
+            page.say(type="keydown", key="ArrowLeft")
+            page.say(type="keyup", key="ArrowLeft")
+
+    clock = Clock()
+    page = None
+
+    async def main():
+        nonlocal page
+        view = GameView(game, clock=clock, fps=1000.0)
+        page = FakePage(view, clock, 1 / 64)
+        await page.run(4, press)
+        view.stop()
+
+    asyncio.run(main())
+    assert game.handled == [
+        {"type": "down", "x": 1.5, "y": 2.0}, {"type": "move", "x": 1.25, "y": 2.5},
+        {"type": "up", "x": 1.0, "y": 3.0}, {"type": "keydown", "key": "ArrowLeft"},
+        {"type": "keyup", "key": "ArrowLeft"}]
+    assert all(isinstance(event.get("x", 0.0), float) for event in game.handled)
+    assert game.pressed == (1.5, 2.0)  # the game applied it at its next step
+
+
+def test_a_game_that_raises_stops_the_loop_and_keeps_the_error(capsys):
+    game = TinyGame(fail_at=3)
+    clock = Clock()
+
+    async def main():
+        view = GameView(game, clock=clock, fps=1000.0)
+        page = FakePage(view, clock, 1 / 64)
+        page.say(type="ready")
+        for _ in range(20):  # far more than the loop lives
+            if page.inbox.empty():
+                await asyncio.sleep(0)
+                continue
+            frame = await page.inbox.get()
+            clock.now += 1 / 64
+            page.waiting = None
+            page.say(type="ack", frame=frame)
+            await asyncio.sleep(0)
+        return view, page
+
+    view, page = asyncio.run(main())
+    assert isinstance(view.error, RuntimeError) and "on purpose" in str(view.error)
+    assert not view.running
+    assert len(page.headers) == 4 and game.step_count == 3
+    assert page.errors == ["stopped: RuntimeError: the game broke on purpose"]
+    assert "the game broke on purpose" in capsys.readouterr().err
+
+
+def test_another_coroutine_runs_while_the_loop_runs():
+    game = TinyGame()
+    clock = Clock()
+    seen = []
+
+    async def another_cell(view):
+        # a cell run while the game plays: it gets the kernel between frames
+        for _ in range(10):
+            await asyncio.sleep(0)
+            seen.append((view.frames, view.running))
+
+    async def main():
+        view = GameView(game, clock=clock, fps=1000.0)
+        page = FakePage(view, clock, 1 / 64)
+        await asyncio.gather(page.run(30), another_cell(view))
+        view.stop()
+
+    asyncio.run(main())
+    frames = [frames for frames, _ in seen]
+    assert all(running for _, running in seen)  # it ran to its end while the loop ran
+    assert frames == sorted(frames) and frames[-1] > frames[0]  # interleaved with frames
+    assert frames[-1] < 30  # and finished before the game did
+
+
+def test_without_a_browser_nothing_runs():
+    game = TinyGame()
+    view = GameView(game)
+    assert not view.running and view.frames == 0 and game.step_count == 0
+    with pytest.raises(RuntimeError, match="running asyncio event loop"):
+        view.start()
+
+
+@pytest.mark.parametrize(("arguments", "error", "named"), [
+    ({"game": object()}, TypeError, "game must have a handle"),
+    ({"width": 0}, ValueError, "width"),
+    ({"height": 2.5}, TypeError, "height"),
+    ({"fps": 0.0}, ValueError, "fps"),
+    ({"clock": 3.0}, TypeError, "clock"),
+])
+def test_bad_arguments_raise_naming_them(arguments, error, named):
+    arguments = {"game": TinyGame(), **arguments}
+    with pytest.raises(error, match=named):
+        GameView(arguments.pop("game"), **arguments)
+
+
+def test_a_game_with_a_bad_view_or_world_is_refused():
+    game = TinyGame()
+    game.world = None
+    with pytest.raises(TypeError, match="game.world"):
+        GameView(game)
+
+    class Flat(TinyGame):
+        view = (0.0, 1.0, 0.0, 2.0)
+
+    with pytest.raises(ValueError, match="game.view must have left < right"):
+        GameView(Flat())
