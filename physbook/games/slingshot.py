@@ -358,9 +358,12 @@ class Slingshot(Game):
         if self.launched_at is None or self.projectile is None:
             return
         body = self.projectile
-        x, y = body.center_of_mass
         left, bottom, right, top = BOUNDS
-        gone = not body.alive or not (left < x < right and bottom < y < top)
+        if body.alive:  # a game of your own may have removed it (a projectile that bursts)
+            x, y = body.center_of_mass
+            gone = not (left < x < right and bottom < y < top)
+        else:
+            gone = True
         asleep = self.world.sleep.awake_count == 0
         late = (self.steps - self.launched_at) * self.dt >= TURN_TIME
         if gone or asleep or late:
