@@ -17,6 +17,7 @@ layer      what                                                               ch
 4          ``dynamics``: bodies, contacts, solvers, joints, islands           4, 9–11
 5          ``world``, ``stages``, ``recording``, ``queries``, ``events``,     4, 9, 12
            ``scenes``
+6          ``games``: games that log their inputs and replay them              17
 ========== ================================================================== ======
 
 ``pb.verlet`` is chapter 5's position-based engine (layers 0–2 only) and ``pb.viz`` the
@@ -30,6 +31,7 @@ from physbook import (
     constants,
     dynamics,
     events,
+    games,
     geometry,
     kinds,
     queries,
@@ -93,7 +95,7 @@ from physbook.world import World
 from physbook.world_files import load_world
 from physbook.world_files import save as save_world
 
-__version__ = "0.5.0"  # the one place the version is written (pyproject reads it)
+__version__ = "0.6.0"  # the one place the version is written (pyproject reads it)
 
 __all__ = [
     # the world and its bodies
@@ -126,7 +128,7 @@ __all__ = [
     "broadphase", "collision", "constants", "dynamics", "events", "geometry", "kinds",
     "queries", "recording",
     "scenes", "stages", "vecmath", "verlet", "world", "snapshots", "world_files",
-    "contact_hooks", "shape_cast", "explosion", "character",
+    "contact_hooks", "shape_cast", "explosion", "character", "games",
 ]
 
 

@@ -45,6 +45,7 @@ LAYER_OF_PREFIX = {
     "physbook.snapshots": "world",
     "physbook.world_files": "world",
     "physbook.world_queries": "world",
+    "physbook.games": "games",
     "physbook.verlet": "verlet",
     "physbook.viz": "viz",
     "physbook.draw": "viz",
@@ -66,7 +67,10 @@ ALLOWED = {
     "world": _ENGINE - {"world"},
     "verlet": {"base", "vecmath", "geometry"},
     "viz": _ENGINE | {"verlet"},
-    "package": _ENGINE | {"verlet"},
+    # Games draw their own marks through the drawing protocol (physbook.draw), which
+    # imports no drawing library.
+    "games": _ENGINE | {"viz"},
+    "package": _ENGINE | {"verlet", "games"},
 }
 
 #: Third-party packages for drawing and widgets, which only ``physbook.viz`` may import.

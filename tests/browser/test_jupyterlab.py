@@ -50,6 +50,8 @@ RUN_ALL_LIMIT = 240
 REDRAW_LIMIT = 60
 #: Longest the cells may show no progress while the kernel is not busy (s).
 STALL_LIMIT = 20
+#: The frame rate chapter 17's game must keep, measured in the page (frames per second).
+GAME_FPS = 30
 
 #: JupyterLab settings for the test: no question about fetching news, whose toast would
 #: cover the page and the screenshots; widget state saved with the notebook, which the
@@ -299,6 +301,8 @@ def chapter_runs_and_shows_in_the_browser(record, chapter, browser, lab, screens
         assert overflowing_outputs(page) == []
         assert page.locator("mjx-container").count() > 0 or "$" not in chapter.read_text()
         assert leftover_tex(page, ".jp-MarkdownOutput", "mjx-container") == []
+        if chapter.name.startswith("17_"):
+            play_the_slingshot(page, screenshots)
 
 
 # Two classes, every other chapter in each: pytest-xdist (--dist loadscope) gives each class
@@ -392,3 +396,60 @@ def test_a_widget_that_does_not_render_is_caught(browser, lab, screenshots):
     with notebook_page(browser, lab, "broken_widget.ipynb", screenshots) as page:
         run_all(page, lab, "broken_widget.ipynb")
         assert widgets_not_rendered(page) > 0
+
+
+def world_to_page(game, point) -> tuple[float, float]:
+    """The page position (CSS pixels) of a world point (m) in a live game view, from the
+    view rectangle its root element carries (``data-view``: left bottom right top) and the
+    canvas's box on the page."""
+    left, bottom, right, top = map(float, game.get_attribute("data-view").split())
+    box = game.locator(".physbook-game-canvas").bounding_box()
+    return (box["x"] + (point[0] - left) / (right - left) * box["width"],
+            box["y"] + (top - point[1]) / (top - bottom) * box["height"])
+
+
+def play_the_slingshot(page, screenshots: Path) -> None:
+    """Chapter 17's first game, live: it keeps GAME_FPS frames a second (counted in the
+    page over three seconds), a key press changes the projectile, a drag with the mouse
+    launches it and the score changes, and the kernel runs another request meanwhile."""
+    from physbook.games.slingshot import ANCHOR
+
+    game = page.locator(".physbook-game").first
+    game.scroll_into_view_if_needed()
+    page.wait_for_function("node => Number(node.dataset.frames) > 10", arg=game.element_handle(),
+                           timeout=60_000)
+    rate = game.evaluate("""async node => {
+        const frames = Number(node.dataset.frames), start = performance.now();
+        await new Promise(done => setTimeout(done, 3000));
+        return (Number(node.dataset.frames) - frames) * 1000 / (performance.now() - start);
+    }""")
+    assert rate >= GAME_FPS, f"the game drew {rate:.1f} frames a second"
+    status = game.locator(".physbook-game-status")
+    assert "score 0" in status.inner_text() and "ball" in status.inner_text()
+    canvas = game.locator(".physbook-game-canvas")
+    canvas.click(position={"x": 5, "y": 5})  # the keyboard goes to the game
+    page.keyboard.press("2")
+    page.wait_for_function("node => node.textContent.includes('block')",
+                           arg=status.element_handle(), timeout=10_000)
+    # While the game runs, the kernel answers another request at once.
+    answer = page.evaluate("""async () => {
+        const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        const reply = await kernel.requestExecute({code: "answer = 6 * 7"}).done;
+        return reply.content.status;
+    }""")
+    assert answer == "ok"
+    # Drag the projectile back and let go: the pull of level 1's recorded first shot.
+    x, y = world_to_page(game, ANCHOR)
+    pull = (-1.85, -0.77)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 21):
+        page.mouse.move(*world_to_page(game, (ANCHOR[0] + pull[0] * k / 20,
+                                              ANCHOR[1] + pull[1] * k / 20)))
+        time.sleep(0.02)
+    time.sleep(0.5)  # the mouse joint draws the projectile to the pointer
+    page.mouse.up()
+    time.sleep(0.6)
+    game.screenshot(path=str(screenshots / "17_a_game-in-flight.png"))
+    page.wait_for_function("node => !/score 0\\b/.test(node.textContent)",
+                           arg=status.element_handle(), timeout=30_000)

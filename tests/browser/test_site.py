@@ -1,11 +1,13 @@
 """The static site as a reader meets it: pages served over HTTP, opened in Chromium.
 
-Two chapters (the preface and chapter 3, which between them hold formulas, players and a
-widget) and the API reference are built with ``tools/export_book.py`` as the README's
-command builds the whole book, served from a local port, and opened with every request that
-leaves the machine refused and recorded: a page must read offline. The checks are what only
-a browser sees: MathJax typesets the formulas, Play advances a player's frames, the links
-between pages lead somewhere, and the API reference opens on the engine's classes.
+Three chapters (the preface and chapter 3, which between them hold formulas, players and a
+widget, and chapter 17, whose game replays in the page) and the API reference are built
+with ``tools/export_book.py`` as the README's command builds the whole book, served from a
+local port, and opened with every request that leaves the machine refused and recorded: a
+page must read offline. The checks are what only
+a browser sees: MathJax typesets the formulas, Play advances a player's frames, a game's
+replay plays and scrubs, the links between pages lead somewhere, and the API reference opens
+on the engine's classes.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pytest
 from browser_support import assert_players_play, free_port, leftover_tex
 from tool_scripts import load_tool
 
-SITE_CHAPTERS = ["00", "03"]
+SITE_CHAPTERS = ["00", "03", "17"]
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -30,7 +32,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site(browser, tmp_path_factory):
-    """Base URL of the built site (two chapters and the API reference) served locally."""
+    """Base URL of the built site (three chapters and the API reference) served locally."""
     tool = load_tool("export_book")
     folder = tmp_path_factory.mktemp("site")
     tool.export_book(tool.chapter_notebooks(SITE_CHAPTERS), folder)
@@ -79,7 +81,8 @@ def test_the_index_leads_to_every_chapter_and_the_api(offline_page, site, screen
     page = offline_page
     page.goto(f"{site}/index.html")
     links = page.locator("a").evaluate_all("nodes => nodes.map(n => n.getAttribute('href'))")
-    assert links == ["00_preface.html", "03_timestepping.html", "api/physbook.html"]
+    assert links == ["00_preface.html", "03_timestepping.html", "17_a_game.html",
+                     "api/physbook.html"]
     page.screenshot(path=str(screenshots / "site_index.png"))
     assert page.remote == [] and page.missing == []
 
@@ -125,4 +128,30 @@ def test_the_links_walk_the_chapters_and_open_the_api(offline_page, site, screen
     assert page.locator("#World").count() == 1
     assert "def step" in page.locator("[id='World.step']").inner_text()
     page.screenshot(path=str(screenshots / "site_api_world.png"))
+    assert page.remote == [] and page.missing == []
+
+
+def test_chapter_17_replays_a_game_offline(offline_page, site, screenshots):
+    """The live game needs a kernel and says so; the replay plays in the page, and its
+    slider shows the frame it is moved to."""
+    page = offline_page
+    page.goto(f"{site}/17_a_game.html")
+    assert page.locator(".physbook-game-static").count() == 2  # the two live games
+    note = page.locator(".physbook-game-static").first.inner_text()
+    assert "needs a running Python kernel" in note
+    replay = page.locator(".physbook-replay")
+    assert replay.count() == 1
+    replay.scroll_into_view_if_needed()
+    page.wait_for_function("node => node.dataset.frame === '0'", arg=replay.element_handle(),
+                           timeout=10_000)
+    replay.locator("button[title='Play']").click()
+    page.wait_for_function("node => Number(node.dataset.frame) >= 10",
+                           arg=replay.element_handle(), timeout=10_000)
+    replay.screenshot(path=str(screenshots / "site_17_replay.png"))
+    slider = replay.locator(".physbook-replay-slider")
+    last = int(slider.get_attribute("max"))
+    slider.evaluate("(node, value) => { node.value = value;"
+                    " node.dispatchEvent(new Event('input', {bubbles: true})); }", last // 2)
+    page.wait_for_function("(args) => args[0].dataset.frame === String(args[1])",
+                           arg=[replay.element_handle(), last // 2], timeout=10_000)
     assert page.remote == [] and page.missing == []
