@@ -362,3 +362,12 @@ def test_the_front_end_ships_with_the_package():
     assert source.is_file() and any(source.match(pattern) for pattern in patterns)
     assert str(GameView._esm) == source.read_text(encoding="utf-8")  # what the widget loads
     assert "anywidget>=0.9" in config["project"]["optional-dependencies"]["viz"]
+
+
+def test_a_page_without_a_kernel_gets_a_note_and_a_page_with_one_the_widget():
+    view = GameView(TinyGame())
+    data, _ = view._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data  # what JupyterLab shows
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == view.model_id
+    note = data["text/html"]  # what a static export shows
+    assert 'class="physbook-game-static"' in note and "needs a running Python kernel" in note

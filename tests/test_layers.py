@@ -74,7 +74,7 @@ ALLOWED = {
 }
 
 #: Third-party packages for drawing and widgets, which only ``physbook.viz`` may import.
-DRAWING = {"matplotlib", "ipywidgets", "IPython", "pygame"}
+DRAWING = {"matplotlib", "ipywidgets", "IPython", "pygame", "anywidget"}
 
 
 def module_name(path: Path) -> str:

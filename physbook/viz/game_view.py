@@ -54,7 +54,8 @@ from physbook.viz import _arguments
 from physbook.viz.frame_encoding import FrameEncoder, encode_game, palette_entry
 from physbook.world import World
 
-__all__ = ["GameView", "MAX_FRAME_TIME", "MAX_IN_FLIGHT", "check_game", "game_view_rectangle"]
+__all__ = ["GameView", "MAX_FRAME_TIME", "MAX_IN_FLIGHT", "STATIC_NOTE", "check_game",
+           "game_view_rectangle"]
 
 #: The longest real time (s) one frame catches up on: after a stall the game slows for a
 #: moment rather than taking ever more steps per frame (chapter 3's spiral of death).
@@ -97,6 +98,11 @@ def game_view_rectangle(game, name: str = "game") -> list[float]:
     return [left, bottom, right, top]
 
 
+#: What a page with no kernel shows in the view's place.
+STATIC_NOTE = ("A live game is here: it needs a running Python kernel (JupyterLab or VS "
+               "Code). A replay, further on, plays in any browser.")
+
+
 class GameView(anywidget.AnyWidget):
     """A game, played live in the notebook: shown when it is the cell's last value.
 
@@ -137,7 +143,8 @@ class GameView(anywidget.AnyWidget):
     -----
     The loop starts when the browser has shown the view; :meth:`stop` ends it and
     :meth:`start` starts it again. The Step button runs one step and pauses; Reset calls
-    ``game.reset()``.
+    ``game.reset()``. A page with no kernel (the static site) cannot show the view and
+    shows :data:`STATIC_NOTE` instead, in an element of class ``physbook-game-static``.
     """
 
     _esm = Path(__file__).with_name("game_view.js")
@@ -168,6 +175,19 @@ class GameView(anywidget.AnyWidget):
         self._previous = None  # (world, ids, poses) before the last step
         self._last_time = 0.0
         self.on_msg(self._on_message)
+
+    def _repr_mimebundle_(self, **kwargs):
+        # JupyterLab and VS Code show the widget view; a static export, which keeps no
+        # widget state, falls back to the HTML: a note where the game would be.
+        data = super()._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):
+            data, metadata = data
+        else:
+            metadata = None
+        data = dict(data or {})
+        data["text/html"] = (f'<div class="physbook-game-static"><p><em>{STATIC_NOTE}'
+                             '</em></p></div>')
+        return (data, metadata) if metadata is not None else data
 
     # --- what a notebook reads -------------------------------------------------------
 
@@ -231,8 +251,8 @@ class GameView(anywidget.AnyWidget):
             self._fail(error)
 
     async def _frame(self) -> None:
-        """Step what the time since the last frame holds, send one frame, await its
-        acknowledgement."""
+        """Step what the time since the last frame holds, send one frame, and, while
+        ``in_flight`` frames are unacknowledged, await the oldest one's acknowledgement."""
         now = self._clock()
         elapsed, self._last_time = max(now - self._last_time, 0.0), now
         if self.paused:
