@@ -22,6 +22,7 @@ from physbook.games.slingshot import (
     SOLID,
     STAR_POINTS,
     TARGET_POINTS,
+    Level,
 )
 from physbook.games.solutions import SOLUTION_STEPS, SOLUTIONS
 from physbook.scenes.platformer import COINS, Platformer
@@ -77,6 +78,19 @@ def test_a_bad_event_is_refused_naming_the_field(event, message):
         checked_event(event)
     with pytest.raises((TypeError, ValueError), match=message):
         Slingshot().handle(event)
+
+
+@pytest.mark.parametrize("arguments, error, message", [
+    (("", 3, print), TypeError, "name"),
+    (("mine", 0, print), ValueError, "shots"),
+    (("mine", 2.5, print), TypeError, "shots"),
+    (("mine", 3, "build"), TypeError, "build"),
+])
+def test_a_level_of_ones_own_is_checked(arguments, error, message):
+    with pytest.raises(error, match=message):
+        Level(*arguments)
+    with pytest.raises(ValueError, match="level"):
+        Slingshot(len(LEVELS))
 
 
 def test_a_log_must_be_pairs_in_step_order():

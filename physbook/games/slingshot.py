@@ -101,6 +101,14 @@ class Level:
     shots: int
     build: Callable
 
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"name must be a non-empty string, got {self.name!r}")
+        object.__setattr__(self, "shots", _check.positive_int(self.shots, "shots"))
+        if not callable(self.build):
+            raise TypeError(f"build must be callable as build(world, game), got "
+                            f"{type(self.build).__name__}")
+
 
 def block(world: World, center, half_width: float, half_height: float, *,
           angle: float = 0.0, material: Material = WOOD, radius: float = 0.03) -> Body:
