@@ -10,6 +10,7 @@ poses."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import math
 from pathlib import Path
 
@@ -82,6 +83,14 @@ class FakePage:
         await asyncio.wait_for(self.inbox.get(), timeout=60)
 
 
+def run_apart(coroutine):
+    """``asyncio.run(coroutine)`` in a thread of its own: on a test worker whose thread
+    already runs an event loop (Playwright's, when the browser tests share the worker),
+    another cannot start in the same thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def play(game, frames: int, tick: float, between=None, fps: float = 1000.0,
          in_flight: int = 1):
     """Run ``game`` in a view for ``frames`` acknowledged frames; the view and the page."""
@@ -95,7 +104,7 @@ def play(game, frames: int, tick: float, between=None, fps: float = 1000.0,
         await asyncio.sleep(0)
         return view, page
 
-    return asyncio.run(main())
+    return run_apart(main())
 
 
 def test_the_steps_taken_are_the_elapsed_time_over_dt():
@@ -144,7 +153,7 @@ def test_a_frame_passed_over_frees_the_loop_but_is_not_counted_as_drawn():
         view.stop()
         return view, page
 
-    view, page = asyncio.run(main())
+    view, page = run_apart(main())
     assert view.frames == 5 and len(page.headers) >= 11
 
 
@@ -203,7 +212,7 @@ def test_pause_stops_stepping_and_step_steps_once():
         return view
 
     page = None
-    view = asyncio.run(main())
+    view = run_apart(main())
     steps = [header["steps"] for header in page.headers]
     paused = [header["paused"] for header in page.headers]
     # One step a frame (a frame is one dt of the clock), none while paused (frames 3 to
@@ -232,7 +241,7 @@ def test_reset_resets_the_game_and_the_count():
         view.stop()
         return view
 
-    view = asyncio.run(main())
+    view = run_apart(main())
     assert game.resets == 1
     assert [header["steps"] for header in page.headers] == [0, 1, 2, 3, 4, 1, 2, 3, 4]
     assert view.steps == game.step_count == 4
@@ -259,7 +268,7 @@ def test_input_reaches_the_game_with_its_fields():
         await page.run(4, press)
         view.stop()
 
-    asyncio.run(main())
+    run_apart(main())
     assert game.handled == [
         {"type": "down", "x": 1.5, "y": 2.0}, {"type": "move", "x": 1.25, "y": 2.5},
         {"type": "up", "x": 1.0, "y": 3.0}, {"type": "keydown", "key": "ArrowLeft"},
@@ -287,7 +296,7 @@ def test_a_game_that_raises_stops_the_loop_and_keeps_the_error(capsys):
             await asyncio.sleep(0)
         return view, page
 
-    view, page = asyncio.run(main())
+    view, page = run_apart(main())
     assert isinstance(view.error, RuntimeError) and "on purpose" in str(view.error)
     assert not view.running
     assert len(page.headers) == 4 and game.step_count == 3
@@ -312,7 +321,7 @@ def test_another_coroutine_runs_while_the_loop_runs():
         await asyncio.gather(page.run(30), another_cell(view))
         view.stop()
 
-    asyncio.run(main())
+    run_apart(main())
     frames = [frames for frames, _ in seen]
     assert all(running for _, running in seen)  # it ran to its end while the loop ran
     assert frames == sorted(frames) and frames[-1] > frames[0]  # interleaved with frames

@@ -54,15 +54,17 @@ from physbook.viz import _arguments
 from physbook.viz.frame_encoding import FrameEncoder, encode_game, palette_entry
 from physbook.world import World
 
-__all__ = ["GameView", "MAX_FRAME_TIME", "MAX_IN_FLIGHT", "STATIC_NOTE", "check_game",
+__all__ = ["GameView", "IN_FLIGHT", "MAX_FRAME_TIME", "MAX_IN_FLIGHT", "STATIC_NOTE", "check_game",
            "game_view_rectangle"]
 
 #: The longest real time (s) one frame catches up on: after a stall the game slows for a
 #: moment rather than taking ever more steps per frame (chapter 3's spiral of death).
 MAX_FRAME_TIME = 0.25
 
-#: The most frames a view lets travel unacknowledged (``in_flight``).
-MAX_IN_FLIGHT = 4
+#: The most frames a view lets travel unacknowledged (``in_flight``), and how many it lets
+#: travel by default: enough that the round trip through a busy Jupyter server (some 100 ms
+#: on a loaded two-core machine) still carries 30 frames a second and more.
+MAX_IN_FLIGHT, IN_FLIGHT = 8, 4
 
 #: What a game must have, beside ``world`` and ``dt``.
 _GAME_METHODS = ("handle", "step", "reset", "status")
@@ -126,11 +128,12 @@ class GameView(anywidget.AnyWidget):
         A function giving the time in seconds (what the loop measures frames by).
     in_flight
         How many frames may be on their way before the loop waits for an acknowledgement,
-        1 to :data:`MAX_IN_FLIGHT`. With 1 a frame goes out only once the last one is
-        drawn. The trip from the kernel to JupyterLab's page and back takes some 50 ms on
-        a small machine (the page draws in a few), so 1 gives about 18 frames a second
-        there; 2 (the default) lets the next frame travel while the last one is drawn and
-        acknowledged, which about doubles the rate, and still never lets frames pile up.
+        1 to :data:`MAX_IN_FLIGHT` (:data:`IN_FLIGHT` by default). With 1 a frame goes out
+        only once the last one is drawn. The trip from the kernel to JupyterLab's page and
+        back takes some 50 ms on a small idle machine and twice that on a busy one (the page
+        draws in a few), so 1 gives 10 to 20 frames a second there; with several in flight
+        the next frames travel while the last is drawn and acknowledged, and frames still
+        never pile up beyond ``in_flight``.
 
     Attributes
     ----------
@@ -153,7 +156,8 @@ class GameView(anywidget.AnyWidget):
     paused = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, game, *, width: int = 720, height: int = 405, fps: float = 60.0,
-                 clock: Callable[[], float] = time.perf_counter, in_flight: int = 2) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 in_flight: int = IN_FLIGHT) -> None:
         game = check_game(game)
         width = _check.integer(width, "width", 16, 8192)
         height = _check.integer(height, "height", 16, 8192)
