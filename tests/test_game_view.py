@@ -380,3 +380,58 @@ def test_a_page_without_a_kernel_gets_a_note_and_a_page_with_one_the_widget():
     assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == view.model_id
     note = data["text/html"]  # what a static export shows
     assert 'class="physbook-game-static"' in note and "needs a running Python kernel" in note
+
+
+def test_a_frame_never_acknowledged_gives_its_place_to_the_next(monkeypatch):
+    """A page that loses a frame (a view gone with it) would hold the loop for ever; after
+    ACK_TIMEOUT the frame counts as lost and the next goes out."""
+    from physbook.viz import game_view
+
+    monkeypatch.setattr(game_view, "ACK_TIMEOUT", 0.05)
+    clock = Clock()
+
+    async def main():
+        view = GameView(TinyGame(), clock=clock, fps=1000.0, in_flight=1)
+        sent = []
+        view.send = lambda content, buffers=None: sent.append(content["frame"])
+        view._handle_custom_msg({"type": "ready"}, [])
+        await asyncio.sleep(0.01)
+        assert sent == [0]  # waiting for frame 0's acknowledgement, which never comes
+        await asyncio.sleep(0.2)
+        view.stop()
+        return sent
+
+    sent = run_apart(main())
+    assert sent[:2] == [0, 1] and 2 <= len(sent) <= 6  # one every 0.05 s, not a stall
+
+
+def test_a_view_out_of_sight_stops_the_game_until_it_is_seen_again():
+    game = TinyGame()
+    clock = Clock()
+
+    async def main():
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=1)
+        sent = []
+
+        def send(content, buffers=None):
+            sent.append(content["frame"])
+            view._handle_custom_msg({"type": "ack", "frame": content["frame"]}, [])
+
+        view.send = send
+        view._handle_custom_msg({"type": "ready"}, [])
+        await asyncio.sleep(0.02)
+        view._handle_custom_msg({"type": "visible", "visible": False}, [])
+        await asyncio.sleep(0.01)
+        hidden_at, steps = len(sent), game.step_count
+        clock.now += 10.0  # ten seconds out of sight
+        await asyncio.sleep(0.05)
+        assert (len(sent), game.step_count) == (hidden_at, steps)
+        view._handle_custom_msg({"type": "visible", "visible": True}, [])
+        clock.now += TinyGame.dt  # one step's time after it is seen again
+        await asyncio.sleep(0.02)
+        view.stop()
+        return sent, hidden_at, steps
+
+    sent, hidden_at, steps = run_apart(main())
+    assert len(sent) > hidden_at + 1  # it runs again ...
+    assert game.step_count <= steps + 1  # ... without catching up on the ten seconds

@@ -289,8 +289,17 @@ function render({ model, el }) {
   canvas.addEventListener("keyup", key("keyup"));
 
   model.send({ type: "ready" });
+  // A view out of sight (scrolled away) tells the kernel, which stops its loop until the
+  // view is seen again: two games in one notebook do not both run, and neither runs unseen.
+  const sight = new IntersectionObserver((entries) => {
+    const seen = entries[entries.length - 1].isIntersecting;
+    model.send({ type: "visible", visible: seen });
+  });
+  sight.observe(canvas);
+
   return () => {
     closed = true;
+    sight.disconnect();
     model.off("msg:custom", onMessage);
   };
 }

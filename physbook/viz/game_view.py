@@ -54,12 +54,16 @@ from physbook.viz import _arguments
 from physbook.viz.frame_encoding import FrameEncoder, encode_game, palette_entry
 from physbook.world import World
 
-__all__ = ["GameView", "IN_FLIGHT", "MAX_FRAME_TIME", "MAX_IN_FLIGHT", "STATIC_NOTE", "check_game",
-           "game_view_rectangle"]
+__all__ = ["ACK_TIMEOUT", "GameView", "IN_FLIGHT", "MAX_FRAME_TIME", "MAX_IN_FLIGHT",
+           "STATIC_NOTE", "check_game", "game_view_rectangle"]
 
 #: The longest real time (s) one frame catches up on: after a stall the game slows for a
 #: moment rather than taking ever more steps per frame (chapter 3's spiral of death).
 MAX_FRAME_TIME = 0.25
+
+#: How long (s) the loop waits for a frame's acknowledgement before it counts the frame
+#: as lost and sends the next in its place.
+ACK_TIMEOUT = 1.0
 
 #: The most frames a view lets travel unacknowledged (``in_flight``), and how many it lets
 #: travel by default: enough that the round trip through a busy Jupyter server (some 100 ms
@@ -171,6 +175,8 @@ class GameView(anywidget.AnyWidget):
         self._timestep = FixedTimestep(game.dt, max(MAX_FRAME_TIME, game.dt))
         self._task: asyncio.Task | None = None
         self._unacknowledged: deque[asyncio.Future] = deque()  # one per frame sent
+        self._visible = asyncio.Event()  # the page's view is in sight
+        self._visible.set()
         self._running = False
         self._frames_sent = 0
         self._frames_drawn = 0
@@ -257,6 +263,9 @@ class GameView(anywidget.AnyWidget):
     async def _frame(self) -> None:
         """Step what the time since the last frame holds, send one frame, and, while
         ``in_flight`` frames are unacknowledged, await the oldest one's acknowledgement."""
+        if not self._visible.is_set():
+            await self._visible.wait()
+            self._last_time = self._clock()  # the time out of sight is not caught up on
         now = self._clock()
         elapsed, self._last_time = max(now - self._last_time, 0.0), now
         if self.paused:
@@ -266,7 +275,10 @@ class GameView(anywidget.AnyWidget):
                 self._step_game()
             alpha = self._timestep.alpha
         header, frame = self.encode_frame(alpha)
-        self._unacknowledged.append(asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        acknowledged = loop.create_future()
+        self._unacknowledged.append(acknowledged)
+        loop.call_later(ACK_TIMEOUT, self._lose, acknowledged)
         self.send(header, buffers=[frame.tobytes()])
         self._frames_sent += 1
         while len(self._unacknowledged) >= self._in_flight:
@@ -316,6 +328,8 @@ class GameView(anywidget.AnyWidget):
         try:
             if kind == "ack":
                 self._acknowledged(drawn=not content.get("skipped", False))
+            elif kind == "visible":
+                self._seen(bool(content.get("visible", True)))
             elif kind == "ready":
                 self._ready()
             elif kind in ("down", "move", "up"):
@@ -348,6 +362,21 @@ class GameView(anywidget.AnyWidget):
             self._forget_old_acks(now)
         if self._unacknowledged:
             self._unacknowledged.popleft().set_result(None)
+
+    def _seen(self, visible: bool) -> None:
+        """The page's view came into sight or went out of it: out of sight, the loop waits
+        (the game does not run unseen, and costs nothing)."""
+        if visible:
+            self._visible.set()
+        else:
+            self._visible.clear()
+
+    def _lose(self, acknowledged: asyncio.Future) -> None:
+        """A frame no page acknowledged within ACK_TIMEOUT (the view that had it went away,
+        or it was lost on the way): its place goes to the next frame."""
+        if not acknowledged.done():
+            self._unacknowledged.remove(acknowledged)
+            acknowledged.set_result(None)
 
     def _forget_old_acks(self, now: float) -> None:
         while self._ack_times and self._ack_times[0] <= now - 1.0:

@@ -31,6 +31,7 @@ import pytest
 from browser_support import (
     assert_players_play,
     free_port,
+    in_front,
     leftover_tex,
     overflowing_outputs,
 )
@@ -410,19 +411,24 @@ def world_to_page(game, point) -> tuple[float, float]:
 
 def play_the_slingshot(page, screenshots: Path) -> None:
     """Chapter 17's first game, live: it keeps GAME_FPS frames a second (counted in the
-    page over three seconds), a key press changes the projectile, a drag with the mouse
-    launches it and the score changes, and the kernel runs another request meanwhile."""
+    page over three seconds, with the game's processes ahead of the other worker's), a key
+    press changes the projectile, a drag with the mouse launches it and the score changes,
+    and the kernel runs another request meanwhile."""
     from physbook.games.slingshot import ANCHOR
 
     game = page.locator(".physbook-game").first
     game.scroll_into_view_if_needed()
     page.wait_for_function("node => Number(node.dataset.frames) > 10", arg=game.element_handle(),
                            timeout=60_000)
-    rate = game.evaluate("""async node => {
-        const frames = Number(node.dataset.frames), start = performance.now();
-        await new Promise(done => setTimeout(done, 3000));
-        return (Number(node.dataset.frames) - frames) * 1000 / (performance.now() - start);
-    }""")
+    # The rate a reader sees, who plays with nothing else running: the other test worker's
+    # chapter is put behind the game while it is measured (see in_front).
+    with in_front() as moved:
+        rate = game.evaluate("""async node => {
+            const frames = Number(node.dataset.frames), start = performance.now();
+            await new Promise(done => setTimeout(done, 3000));
+            return (Number(node.dataset.frames) - frames) * 1000 / (performance.now() - start);
+        }""")
+    print(f"chapter 17's game: {rate:.1f} frames a second ({moved} threads put ahead)")
     assert rate >= GAME_FPS, f"the game drew {rate:.1f} frames a second"
     status = game.locator(".physbook-game-status")
     assert "score 0" in status.inner_text() and "ball" in status.inner_text()
