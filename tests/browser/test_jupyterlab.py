@@ -442,6 +442,9 @@ def play_the_slingshot(page, screenshots: Path) -> None:
     page.keyboard.press("2")
     page.wait_for_function("node => node.textContent.includes('block')",
                            arg=status.element_handle(), timeout=10_000)
+    page.keyboard.press("1")  # back to the ball, which the recorded shot below launches
+    page.wait_for_function("node => node.textContent.includes('ball')",
+                           arg=status.element_handle(), timeout=10_000)
     # While the game runs, the kernel answers another request at once.
     answer = page.evaluate("""async () => {
         const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
@@ -458,9 +461,11 @@ def play_the_slingshot(page, screenshots: Path) -> None:
         page.mouse.move(*world_to_page(game, (ANCHOR[0] + pull[0] * k / 20,
                                               ANCHOR[1] + pull[1] * k / 20)))
         time.sleep(0.02)
-    time.sleep(0.5)  # the mouse joint draws the projectile to the pointer
+    time.sleep(1.0)  # the mouse joint draws the projectile to the pointer
     page.mouse.up()
     time.sleep(0.6)
     game.screenshot(path=str(screenshots / "17_a_game-in-flight.png"))
+    page.wait_for_function("node => node.textContent.includes('shots 2')",
+                           arg=status.element_handle(), timeout=10_000)  # it was launched
     page.wait_for_function("node => !/score 0\\b/.test(node.textContent)",
                            arg=status.element_handle(), timeout=30_000)
