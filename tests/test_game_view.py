@@ -332,8 +332,13 @@ def test_without_a_browser_nothing_runs():
     game = TinyGame()
     view = GameView(game)
     assert not view.running and view.frames == 0 and game.step_count == 0
-    with pytest.raises(RuntimeError, match="running asyncio event loop"):
-        view.start()
+
+    def start_without_a_loop():  # in a thread of its own: this one may run Playwright's
+        with pytest.raises(RuntimeError, match="running asyncio event loop"):
+            view.start()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(start_without_a_loop).result()
 
 
 @pytest.mark.parametrize(("arguments", "error", "named"), [

@@ -69,12 +69,24 @@ PLATEAU = 2.5
 GROUND = ((-17.0, 0.0), (-16.0, 0.0), (3.0, 0.0), (4.0, PLATEAU), (16.0, PLATEAU),
           (19.0, 0.0), (30.0, 0.0), (31.0, 0.0))
 
-#: The projectiles, by key: (name, shape, density in kg/m²).
-PROJECTILES = {
-    "1": ("ball", Circle(0.3), 4.0),
-    "2": ("block", Polygon.box(0.27, 0.27, radius=0.06), 6.0),
-    "3": ("capsule", Capsule((-0.3, 0.0), (0.3, 0.0), 0.2), 4.0),
-}
+#: The projectiles, by key: (name, density in kg/m²); :func:`projectile_shape` makes each
+#: one's shape (made when needed: a polygon's construction runs compiled code, which
+#: importing the package must not wait for).
+PROJECTILES = {"1": ("ball", 4.0), "2": ("block", 6.0), "3": ("capsule", 4.0)}
+
+
+def projectile_shape(key: str):
+    """The shape of the projectile chosen by ``key`` ("1", "2" or "3"): a ball of radius
+    0.3 m, a block 0.54 m square rounded by 0.06 m, or a capsule 0.6 m long of radius
+    0.2 m."""
+    if key == "1":
+        return Circle(0.3)
+    if key == "2":
+        return Polygon.box(0.27, 0.27, radius=0.06)
+    if key == "3":
+        return Capsule((-0.3, 0.0), (0.3, 0.0), 0.2)
+    raise ValueError(f"key must be one of {sorted(PROJECTILES)}, got {key!r}")
+
 
 #: How the game draws what draw_world does not: the sling's band, the aim (the path the
 #: projectile would fly if let go now), the targets, and the stars.
@@ -278,7 +290,8 @@ class Slingshot(Game):
 
     def _load(self) -> None:
         """Put the chosen projectile at the sling, weightless until it is launched."""
-        name, shape, density = PROJECTILES[self.choice]
+        _, density = PROJECTILES[self.choice]
+        shape = projectile_shape(self.choice)
         if self.projectile is not None and self.projectile.alive:
             self.world.remove_body(self.projectile)
         self.projectile = self.world.add_body(
