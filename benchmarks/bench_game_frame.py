@@ -9,7 +9,8 @@ Run: ``python benchmarks/bench_game_frame.py``; prints milliseconds per frame (m
 from __future__ import annotations
 
 import statistics
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -17,14 +18,13 @@ import physbook as pb
 from physbook.draw.poses import body_poses, interpolate_poses
 from physbook.viz.frame_encoding import FrameEncoder
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import time_calls  # noqa: E402
+
 
 def _median_ms(call, repeats: int = 200) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
+    return statistics.median(time_calls(call, repeats, 0))
 
 
 def world_of(count: int) -> pb.World:
