@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import math
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -148,13 +149,99 @@ def test_a_frame_passed_over_frees_the_loop_but_is_not_counted_as_drawn():
             await page.inbox.get()
             clock.now += 1 / 64
             page.waiting.discard(frame)
-            page.say(type="ack", frame=frame, skipped=frame % 2 == 1)
+            page.say(type="ack", frame=frame, drawn=0 if frame % 2 else 1)
         await asyncio.wait_for(page.inbox.get(), timeout=60)
         view.stop()
         return view, page
 
     view, page = run_apart(main())
     assert view.frames == 5 and len(page.headers) >= 11
+
+
+def test_one_acknowledgement_frees_every_frame_up_to_the_one_it_names():
+    """The page acknowledges in batches: "frame k, d drawn" frees frame k and every one
+    before it, and counts d frames drawn."""
+    game = TinyGame()
+    clock = Clock()
+
+    async def main():
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=4)
+        page = FakePage(view, clock, 1 / 64, in_flight=4)
+        page.say(type="ready")
+        for frame in range(16):
+            await page.inbox.get()
+            clock.now += 1 / 64
+            if frame % 2 == 1:  # frames 2j and 2j + 1 in one message, one of them drawn
+                for _ in range(1000):  # a slow page: the window fills first
+                    if len(page.waiting) >= 4:
+                        break
+                    await asyncio.sleep(0)
+                page.waiting -= {frame - 1, frame}
+                page.say(type="ack", frame=frame, drawn=1)
+        await asyncio.wait_for(page.inbox.get(), timeout=60)
+        view.stop()
+        return view, page
+
+    view, page = run_apart(main())
+    assert view.frames == 8  # 8 messages, each with one frame drawn
+    assert page.most_waiting == 4  # the window filled, and FakePage saw it never passed
+    assert {header["ack_every"] for header in page.headers} == {2}  # half the window
+    assert {header["ack_interval"] for header in page.headers} == {100.0}  # ms
+    assert {header["queue_limit"] for header in page.headers} == {3}
+
+
+class ThreadRecordingGame(TinyGame):
+    """A tiny game that notes the thread of every call that changes it."""
+
+    def __init__(self):
+        self.threads = set()
+        super().__init__()
+
+    def handle(self, event):
+        self.threads.add(threading.get_ident())
+        super().handle(event)
+
+    def step(self):
+        self.threads.add(threading.get_ident())
+        super().step()
+
+
+def test_messages_read_on_another_thread_act_on_the_games_thread():
+    """A kernel may read the page's messages on a thread of its own (a subshell, with its own
+    event loop): acknowledgements, input and buttons still act on the thread of the game's
+    loop, which they wake."""
+    game = ThreadRecordingGame()
+    clock = Clock()
+
+    async def page_thread(view, page, home):
+        # what the kernel's other thread does: it reads every message after "ready"
+        for frame in range(12):
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(page.inbox.get(),
+                                                                      home))
+            clock.now += 1 / 64
+            page.waiting.discard(frame)
+            if frame == 4:
+                view._handle_custom_msg({"type": "keydown", "key": "a"}, [])
+                view._handle_custom_msg({"type": "button", "name": "step"}, [])
+                view._handle_custom_msg({"type": "button", "name": "play"}, [])
+            view._handle_custom_msg({"type": "ack", "frame": frame}, [])
+
+    async def main():
+        home = asyncio.get_running_loop()
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=1)
+        page = FakePage(view, clock, 1 / 64, in_flight=1)
+        page.say(type="ready")
+        other = threading.Thread(target=lambda: asyncio.run(page_thread(view, page, home)))
+        other.start()
+        await asyncio.wait_for(asyncio.to_thread(other.join), timeout=60)
+        await asyncio.wait_for(page.inbox.get(), timeout=60)  # the last ack lets one out
+        view.stop()
+        return view, page, threading.get_ident()
+
+    view, page, home_thread = run_apart(main())
+    assert game.threads == {home_thread}
+    assert {"type": "keydown", "key": "a"} in game.handled
+    assert view.frames == 12 and len(page.headers) == 13
 
 
 def test_a_long_stall_is_clamped():

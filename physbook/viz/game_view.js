@@ -2,8 +2,8 @@
 //
 // One file serves two players. As an anywidget module (the default export's render) it is
 // the live view of GameView: each frame arrives as one message, is drawn on the next
-// animation frame, and is acknowledged after drawing, so the kernel never sends faster than
-// the display shows. physbook.viz.replay inlines the same code in a plain script element
+// animation frame, and is acknowledged after drawing (in batches), so the kernel never sends
+// faster than the display shows. physbook.viz.replay inlines the same code in a plain script element
 // (the last line, the export, cut off) and calls physbookReplay to play frames embedded in
 // the page. A primitive is [code, style, numbers...], as physbook.viz.frame_encoding writes.
 // Plain DOM and canvas 2D only: no network, no other library.
@@ -208,15 +208,43 @@ function render({ model, el }) {
   readout.style.marginLeft = "8px";
   const palette = [];
   const ackTimes = [];
-  let pending = null;
+  const queue = []; // frames received and not yet drawn, oldest first
   let paused = false;
   let closed = false;
   let frames = 0;
+  // frames handled (drawn or passed over) since the last acknowledgement
+  let handled = 0;
+  let drawnSince = 0;
+  let lastHandled = -1;
+  let ackTimer = null;
 
-  function drawPending() {
-    if (closed || pending === null) return;
-    const { header, values } = pending;
-    pending = null;
+  // One acknowledgement for every frame handled so far: the kernel frees their places.
+  function acknowledge() {
+    if (ackTimer !== null) clearTimeout(ackTimer);
+    ackTimer = null;
+    if (handled === 0 || closed) return;
+    model.send({ type: "ack", frame: lastHandled, drawn: drawnSince });
+    handled = 0;
+    drawnSince = 0;
+  }
+
+  // Frame ``header.frame`` was drawn (or passed over). Frames are acknowledged in batches:
+  // each message the page sends makes the kernel report itself busy and then idle, and
+  // JupyterLab restyles its kernel indicators on each report, which costs the page more than
+  // drawing a frame. A batch goes once ``ack_every`` frames wait, or ``ack_interval`` ms
+  // after the first of them, whichever comes first.
+  function handle(header, drawn) {
+    lastHandled = header.frame;
+    handled += 1;
+    if (drawn) drawnSince += 1;
+    if (handled >= header.ack_every) acknowledge();
+    else if (ackTimer === null) ackTimer = setTimeout(acknowledge, header.ack_interval);
+  }
+
+  function drawNext() {
+    if (closed || queue.length === 0) return;
+    const { header, values } = queue.shift();
+    if (queue.length > 0) requestAnimationFrame(drawNext);
     view.draw(values, palette, header.view);
     // The page around the canvas is large (JupyterLab): each change of the text or the
     // attributes costs a style pass, so only what changed is written.
@@ -234,20 +262,19 @@ function render({ model, el }) {
       readout.textContent = `${fps} frames/s`;
     }
     root.dataset.frames = String(frames);
-    model.send({ type: "ack", frame: header.frame });
+    handle(header, true);
   }
 
   function onMessage(content, buffers) {
     if (content.type === "frame") {
       for (const [index, entry] of content.palette) palette[index] = entry;
-      if (pending !== null) {
-        // a newer frame came before the display drew this one: it is passed over, and said
-        // so, so that the kernel does not wait for it
-        model.send({ type: "ack", frame: pending.header.frame, skipped: true });
-      } else {
-        requestAnimationFrame(drawPending);
-      }
-      pending = { header: content, values: frameValues(buffers[0]) };
+      // Frames reach the page unevenly, often several together after a pause of the kernel
+      // or the server. Each display refresh draws the oldest waiting frame, so a burst is
+      // shown at the display's pace; more than ``queue_limit`` waiting means the page is
+      // behind, and the oldest is passed over (acknowledged undrawn).
+      if (queue.length === 0) requestAnimationFrame(drawNext);
+      queue.push({ header: content, values: frameValues(buffers[0]) });
+      while (queue.length > content.queue_limit) handle(queue.shift().header, false);
     } else if (content.type === "error") {
       changeText(status, content.text);
       status.style.color = "rgb(200, 0, 0)";
@@ -299,6 +326,7 @@ function render({ model, el }) {
 
   return () => {
     closed = true;
+    if (ackTimer !== null) clearTimeout(ackTimer);
     sight.disconnect();
     model.off("msg:custom", onMessage);
   };

@@ -18,8 +18,12 @@ it ends. The loop here is an asyncio task in the kernel's own event loop, starte
 browser says it has shown the view (so a notebook run with no browser, by nbval or nbconvert,
 never starts it). Once ``in_flight`` frames are on their way it awaits the browser's
 acknowledgement of the oldest, and while it waits the kernel reads other messages: input,
-buttons, other cells. The browser acknowledges after drawing, on its animation frame, so
-frames go out no faster than the display shows them and never pile up in a slow browser.
+buttons, other cells. The browser draws the oldest waiting frame on each display refresh
+(passing over the oldest when more than :data:`QUEUE_LIMIT` wait) and acknowledges frames in batches
+(:attr:`GameView.ack_every`, :data:`ACK_INTERVAL`), so frames go out no faster than the
+display shows them and never pile up in a slow browser. A kernel may read the page's
+messages on a thread of its own (an ipykernel subshell); the view hands each to the game's
+loop (``call_soon_threadsafe``), so one thread steps the world.
 
 Each frame runs chapter 3's fixed step: the real time since the last frame (clamped to
 :data:`MAX_FRAME_TIME`) fills an accumulator, ``game.step()`` runs while it holds a step,
@@ -54,8 +58,8 @@ from physbook.viz import _arguments
 from physbook.viz.frame_encoding import FrameEncoder, encode_game, palette_entry
 from physbook.world import World
 
-__all__ = ["ACK_TIMEOUT", "GameView", "IN_FLIGHT", "MAX_FRAME_TIME", "MAX_IN_FLIGHT",
-           "STATIC_NOTE", "check_game", "game_view_rectangle"]
+__all__ = ["ACK_INTERVAL", "ACK_TIMEOUT", "GameView", "IN_FLIGHT", "MAX_FRAME_TIME",
+           "MAX_IN_FLIGHT", "QUEUE_LIMIT", "STATIC_NOTE", "check_game", "game_view_rectangle"]
 
 #: The longest real time (s) one frame catches up on: after a stall the game slows for a
 #: moment rather than taking ever more steps per frame (chapter 3's spiral of death).
@@ -65,10 +69,20 @@ MAX_FRAME_TIME = 0.25
 #: as lost and sends the next in its place.
 ACK_TIMEOUT = 1.0
 
+#: The longest (s) the page keeps a handled frame before acknowledging it: it gathers
+#: acknowledgements into batches (see :attr:`GameView.ack_every`), and sends a batch this long
+#: after its first frame at the latest.
+ACK_INTERVAL = 0.1
+
+#: The most frames the page keeps waiting for the display (three refreshes, 50 ms at 60 Hz):
+#: enough to smooth the bursts frames arrive in, few enough to add little delay.
+QUEUE_LIMIT = 3
+
 #: The most frames a view lets travel unacknowledged (``in_flight``), and how many it lets
-#: travel by default: enough that the round trip through a busy Jupyter server (some 100 ms
-#: on a loaded two-core machine) still carries 30 frames a second and more.
-MAX_IN_FLIGHT, IN_FLIGHT = 8, 4
+#: travel by default. The page acknowledges in batches of half the window, or ACK_INTERVAL
+#: after a frame at the latest, so the window must hold a batch and a round trip through a
+#: busy Jupyter server (some 100 ms on a loaded two-core machine) at 60 frames a second.
+MAX_IN_FLIGHT, IN_FLIGHT = 32, 12
 
 #: What a game must have, beside ``world`` and ``dt``.
 _GAME_METHODS = ("handle", "step", "reset", "status")
@@ -133,11 +147,12 @@ class GameView(anywidget.AnyWidget):
     in_flight
         How many frames may be on their way before the loop waits for an acknowledgement,
         1 to :data:`MAX_IN_FLIGHT` (:data:`IN_FLIGHT` by default). With 1 a frame goes out
-        only once the last one is drawn. The trip from the kernel to JupyterLab's page and
-        back takes some 50 ms on a small idle machine and twice that on a busy one (the page
-        draws in a few), so 1 gives 10 to 20 frames a second there; with several in flight
-        the next frames travel while the last is drawn and acknowledged, and frames still
-        never pile up beyond ``in_flight``.
+        only once the last one is drawn and acknowledged. The trip from the kernel to
+        JupyterLab's page and back takes some 50 ms on a small idle machine and twice that
+        on a busy one (the page draws in a few), so 1 gives 10 to 20 frames a second there;
+        with several in flight the next frames travel while the last are drawn and
+        acknowledged (in batches of half the window), and frames still never pile up beyond
+        ``in_flight``.
 
     Attributes
     ----------
@@ -174,7 +189,8 @@ class GameView(anywidget.AnyWidget):
         self._encoder = FrameEncoder()
         self._timestep = FixedTimestep(game.dt, max(MAX_FRAME_TIME, game.dt))
         self._task: asyncio.Task | None = None
-        self._unacknowledged: deque[asyncio.Future] = deque()  # one per frame sent
+        # (frame number, future) of each frame sent and not yet acknowledged, oldest first
+        self._unacknowledged: deque[tuple[int, asyncio.Future]] = deque()
         self._visible = asyncio.Event()  # the page's view is in sight
         self._visible.set()
         self._running = False
@@ -184,6 +200,8 @@ class GameView(anywidget.AnyWidget):
         self._ack_times: deque[float] = deque()
         self._previous = None  # (world, ids, poses) before the last step
         self._last_time = 0.0
+        # The event loop the game runs in: the kernel's, in which the view is made.
+        self._home: asyncio.AbstractEventLoop | None = _running_loop()
         self.on_msg(self._on_message)
 
     def _repr_mimebundle_(self, **kwargs):
@@ -218,6 +236,13 @@ class GameView(anywidget.AnyWidget):
         return float(len(self._ack_times))
 
     @property
+    def ack_every(self) -> int:
+        """How many handled frames the page gathers into one acknowledgement (or fewer, after
+        :data:`ACK_INTERVAL`): half the window, so that the next batch travels while the
+        last is acknowledged."""
+        return max(1, self._in_flight // 2)
+
+    @property
     def target_fps(self) -> float:
         """The most frames per second the loop sends (the ``fps`` it was made with)."""
         return self._target_fps
@@ -234,12 +259,14 @@ class GameView(anywidget.AnyWidget):
         it itself once the browser shows it; call this after :meth:`stop`."""
         if self.running:
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
+        loop = _running_loop()
+        if self._away_from_home(loop):
+            self._home.call_soon_threadsafe(self.start)
+            return
+        if loop is None:
             raise RuntimeError("GameView.start needs a running asyncio event loop, as a "
-                               "Jupyter kernel has; in a script, drive the game directly") \
-                from None
+                               "Jupyter kernel has; in a script, drive the game directly")
+        self._home = loop
         self.error = None
         self._running = True
         self._last_time = self._clock()
@@ -277,12 +304,13 @@ class GameView(anywidget.AnyWidget):
         header, frame = self.encode_frame(alpha)
         loop = asyncio.get_running_loop()
         acknowledged = loop.create_future()
-        self._unacknowledged.append(acknowledged)
-        loop.call_later(ACK_TIMEOUT, self._lose, acknowledged)
+        entry = (header["frame"], acknowledged)
+        self._unacknowledged.append(entry)
+        loop.call_later(ACK_TIMEOUT, self._lose, entry)
         self.send(header, buffers=[frame.tobytes()])
         self._frames_sent += 1
         while len(self._unacknowledged) >= self._in_flight:
-            await self._unacknowledged[0]  # the oldest frame's acknowledgement
+            await self._unacknowledged[0][1]  # the oldest frame's acknowledgement
         # Let the kernel read its messages even if the acknowledgement came at once, and
         # keep to the highest frame rate asked for.
         wait = 1.0 / self._target_fps - (self._clock() - now)
@@ -317,17 +345,36 @@ class GameView(anywidget.AnyWidget):
         header = {"type": "frame", "frame": self._frames_sent,
                   "view": game_view_rectangle(game), "status": str(game.status()),
                   "steps": self._steps, "paused": bool(self.paused),
+                  "ack_every": self.ack_every, "ack_interval": 1000.0 * ACK_INTERVAL,
+                  "queue_limit": QUEUE_LIMIT,
                   "palette": [[index, palette_entry(style)]
                               for index, style in self._encoder.new_styles()]}
         return header, frame
 
     # --- the browser's messages --------------------------------------------------------
 
+    def _away_from_home(self, loop) -> bool:
+        """Whether a call in ``loop`` (the caller's running loop, or None) is on another
+        thread than the game's loop, which still runs."""
+        return (self._home is not None and loop is not self._home
+                and not self._home.is_closed() and self._home.is_running())
+
     def _on_message(self, widget, content, buffers) -> None:
+        # A Jupyter kernel may read a widget's messages on a thread of its own (a subshell,
+        # with its own event loop). The game and its loop live on the kernel's main loop:
+        # a future resolved from another thread would not wake that loop, and two threads
+        # would step one world, so the message is handed over to the game's thread.
+        if self._away_from_home(_running_loop()):
+            self._home.call_soon_threadsafe(self._dispatch, content)
+        else:
+            self._dispatch(content)
+
+    def _dispatch(self, content) -> None:
+        """Act on one message of the page, in the game's thread."""
         kind = content.get("type") if isinstance(content, dict) else None
         try:
             if kind == "ack":
-                self._acknowledged(drawn=not content.get("skipped", False))
+                self._acknowledged(int(content["frame"]), int(content.get("drawn", 1)))
             elif kind == "visible":
                 self._seen(bool(content.get("visible", True)))
             elif kind == "ready":
@@ -348,20 +395,20 @@ class GameView(anywidget.AnyWidget):
         if self.running:
             # the frames sent to a view now gone will not be acknowledged
             while self._unacknowledged:
-                self._unacknowledged.popleft().set_result(None)
+                self._unacknowledged.popleft()[1].set_result(None)
         elif self.error is None:
             self.start()
 
-    def _acknowledged(self, drawn: bool = True) -> None:
-        """The oldest frame on its way was drawn (or, ``drawn`` False, passed over for a
-        newer one): the loop may send another."""
-        if drawn:
-            self._frames_drawn += 1
-            now = self._clock()
-            self._ack_times.append(now)
-            self._forget_old_acks(now)
-        if self._unacknowledged:
-            self._unacknowledged.popleft().set_result(None)
+    def _acknowledged(self, frame: int, drawn: int = 1) -> None:
+        """The page has handled every frame up to number ``frame`` and drawn ``drawn`` of
+        those it had not yet acknowledged (the others a newer frame overtook before the
+        display refreshed): their places go to new frames."""
+        now = self._clock()
+        self._frames_drawn += max(drawn, 0)
+        self._ack_times.extend([now] * max(drawn, 0))
+        self._forget_old_acks(now)
+        while self._unacknowledged and self._unacknowledged[0][0] <= frame:
+            self._unacknowledged.popleft()[1].set_result(None)
 
     def _seen(self, visible: bool) -> None:
         """The page's view came into sight or went out of it: out of sight, the loop waits
@@ -371,12 +418,12 @@ class GameView(anywidget.AnyWidget):
         else:
             self._visible.clear()
 
-    def _lose(self, acknowledged: asyncio.Future) -> None:
+    def _lose(self, entry: tuple[int, asyncio.Future]) -> None:
         """A frame no page acknowledged within ACK_TIMEOUT (the view that had it went away,
         or it was lost on the way): its place goes to the next frame."""
-        if not acknowledged.done():
-            self._unacknowledged.remove(acknowledged)
-            acknowledged.set_result(None)
+        if not entry[1].done():
+            self._unacknowledged.remove(entry)
+            entry[1].set_result(None)
 
     def _forget_old_acks(self, now: float) -> None:
         while self._ack_times and self._ack_times[0] <= now - 1.0:
@@ -408,6 +455,14 @@ class GameView(anywidget.AnyWidget):
         self.send({"type": "error", "text": f"stopped: {type(error).__name__}: {error}"})
         if self._task is not None and self._task is not _current_task():
             self._task.cancel()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running in this thread, or None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _current_task():
