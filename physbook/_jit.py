@@ -116,13 +116,19 @@ def _physbook_imports(path: Path) -> set[Path]:
     return found
 
 
+#: Modules that the makers of kernels import but compiled code never reads: the notice
+#: printed while numba compiles. Editing them recompiles nothing.
+OUTSIDE_THE_STAMP = ("compile_notice.py",)
+
+
 def kernel_sources() -> list[Path]:
     """The source files compiled code can read: every physbook module that imports numba
     or :mod:`physbook._jit` (where kernels are made), and every physbook module those
-    import, and so on. A module outside them (the world's bookkeeping in Python, the
-    drawing) changes no compiled kernel."""
-    files = sorted(PACKAGE_DIR.rglob("*.py"))
-    imports = {path: _physbook_imports(path) for path in files}
+    import, and so on, but for :data:`OUTSIDE_THE_STAMP`. A module outside them (the
+    world's bookkeeping in Python, the drawing) changes no compiled kernel."""
+    outside = {PACKAGE_DIR / name for name in OUTSIDE_THE_STAMP}
+    files = sorted(path for path in PACKAGE_DIR.rglob("*.py") if path not in outside)
+    imports = {path: _physbook_imports(path) - outside for path in files}
     jit = PACKAGE_DIR / "_jit.py"
     pending = [path for path in files if path == jit or jit in imports[path]
                or b"numba" in path.read_bytes() and _imports_numba(path)]
@@ -344,6 +350,9 @@ def _compiled(function: F, refcounted: bool, inline: bool, parallel: bool) -> F:
         return function
     import numba
 
+    from physbook import compile_notice
+
+    compile_notice.install()  # a compile of a minute is announced, not silent
     _install_package_cache_locator()
     options = {} if refcounted else {"_nrt": False}
     if inline:

@@ -20,6 +20,8 @@ LAYER_OF_PREFIX = {
     "physbook._kernel_cache": "base",
     "physbook._check": "base",
     "physbook._buffers": "base",
+    "physbook.compile_notice": "base",
+    "physbook.warm": "world",
     "physbook.constants": "base",
     "physbook.kinds": "base",
     "physbook.vecmath": "vecmath",

@@ -29,6 +29,6 @@ def test_readme_commands_match_ci():
     ci = (ROOT / ".ci" / "run").read_text()
     assert 'pip install -e ".[dev]"' in README and '-e ".[dev]"' in ci
     assert ('pip install -e ".[book]" && .venv/bin/python tools/install_git_filter.py && '
-            '.venv/bin/jupyter lab book/') in README
+            '.venv/bin/python -m physbook.warm && .venv/bin/jupyter lab book/') in README
     assert (ROOT / "tools" / "install_git_filter.py").is_file()
     assert ".venv/bin/pytest" in README and "-m pytest" in ci

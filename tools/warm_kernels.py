@@ -9,11 +9,11 @@ load the kernels instead::
 
     .venv/bin/python tools/warm_kernels.py
 
-It steps a few of the standard scenes, on the compiled step and on the staged one, which
-between them call the kernels of every stage: contacts between circles, boxes and polygons,
-stacks, joints, fast bodies with continuous collision, and sleep. The two pipelines compile
-in two processes at once, one on each core. A kernel this leaves out is compiled by the
-first process that calls it, as without this script.
+It warms what ``python -m physbook.warm`` warms (:mod:`physbook.warm`: scenes on the
+compiled step and on the staged one that between them call the kernels of every stage, and
+what a game does beside stepping), and the solver on threads. The two pipelines compile in
+two processes at once, one on each core. A kernel this leaves out is compiled by the first
+process that calls it, as without this script.
 
 Compiling from an empty cache is also what the check of the kernels compiled without
 reference counts needs (tools/unrefcounted_audit.py): each process steps every standard
@@ -37,45 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import unrefcounted_audit  # noqa: E402  (the sibling script, found through the line above)
 
 import physbook as pb  # noqa: E402
-
-#: The scenes stepped, each as ``(name, make the scene, steps)``: enough steps for bodies to
-#: touch, for joints to pull and for a fast body to hit a wall.
-SCENES = (
-    ("bounce", lambda: pb.scenes.bounce(), 30),
-    ("pyramid", lambda: pb.scenes.pyramid(6), 30),
-    ("card house", lambda: pb.scenes.card_house(2), 30),
-    ("ragdoll", lambda: pb.scenes.ragdoll(), 30),
-    ("car", lambda: pb.scenes.car(), 30),
-    ("bridge", lambda: pb.scenes.bridge(planks=6, boxes=2), 30),
-    ("bullets", lambda: pb.scenes.bullets(10), 30),
-    ("spinning rod", lambda: pb.scenes.spinning_rod(), 30),
-    ("tumbler", lambda: pb.scenes.tumbler(10), 30),
-)
-
-#: Scenes of the impulse solvers, with and without joints, which chapters 4 and 9 to 11
-#: step: warmed on the compiled pipeline only, in the process that finishes first (the
-#: staged one takes longer, and both share the solver's kernels).
-IMPULSE_SCENES = (
-    ("pyramid, sequential impulses",
-     lambda: pb.scenes.pyramid(6, world=pb.World(solver="sequential_impulses")), 30),
-    ("pyramid, impulses", lambda: pb.scenes.pyramid(6, world=pb.World(solver="impulse")), 30),
-    ("ragdoll, sequential impulses",
-     lambda: pb.scenes.ragdoll(world=pb.World(solver="sequential_impulses")), 30),
-)
-
-
-PIPELINES = {"compiled": True, "staged": False}
-
-
-def warm(pipeline: str) -> float:
-    """Step every scene of :data:`SCENES` on ``pipeline`` ("compiled" or "staged"), and
-    on the compiled one those of :data:`IMPULSE_SCENES`; the seconds it took."""
-    start = time.perf_counter()
-    for _, make, steps in SCENES + (IMPULSE_SCENES if pipeline == "compiled" else ()):
-        scene = make()
-        scene.world.compiled = PIPELINES[pipeline]
-        scene.run(steps)
-    return time.perf_counter() - start
+from physbook.warm import PIPELINES, warm  # noqa: E402
 
 
 def warm_parallel() -> float:
