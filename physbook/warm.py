@@ -24,11 +24,23 @@ import sys
 import time
 from collections.abc import Callable
 
+import numpy as np
+
 from physbook import scenes
+from physbook.broadphase import BROAD_PHASES, insertion
 from physbook.character import CharacterMover
+from physbook.collision import bilateral, sat, toi
+from physbook.collision.manifold import collide
+from physbook.collision.shape_queries import ray_cast_rows
+from physbook.dynamics.block_solver import BlockSolver
 from physbook.dynamics.joints import MouseJoint
+from physbook.dynamics.solvers import SoftStepSolver
+from physbook.geometry import decompose, hull
 from physbook.geometry.round_shapes import Capsule
 from physbook.geometry.shapes import Circle, Polygon
+from physbook.stages import broad_phase_input
+from physbook.vecmath.vec import Transform
+from physbook.verlet import VerletWorld
 from physbook.world import World
 
 #: The scenes stepped on both pipelines, each as ``(name, make the scene, steps)``: enough
@@ -63,14 +75,15 @@ PIPELINES = {"compiled": True, "staged": False}
 
 
 def play_with(world: World, dt: float, steps: int = 10) -> None:
-    """What a game does beside stepping: drag a body with a mouse joint, sense it, move a
-    character through the world, and ask the world's queries."""
+    """What a game does beside stepping: drag a body with a mouse joint, sense it, walk a
+    character along the ground, and ask the world's queries."""
     body = world.add_body(Circle(0.25), position=(0.0, 3.0))
     world.add_body(Circle(1.0), position=(0.0, 1.0), kind="static", sensor=True)
     drag = world.add_joint(MouseJoint(body, (0.5, 3.5), 1000.0 * body.mass))
-    mover = CharacterMover(world, Capsule((0.0, -0.3), (0.0, 0.3), 0.2), (-3.0, 4.0))
+    # a character standing on the ground, walking into the pile
+    mover = CharacterMover(world, Capsule((0.0, -0.3), (0.0, 0.3), 0.2), (-3.0, 0.52))
     for _ in range(steps):
-        mover.move((1.0, -1.0), dt)
+        mover.move((2.0, 0.0), dt)
         world.step(dt)
     world.remove_joint(drag)
     world.ray_cast((-10.0, 5.0), (20.0, -10.0))
@@ -80,6 +93,77 @@ def play_with(world: World, dt: float, steps: int = 10) -> None:
     for shape in (Circle(0.3), Polygon.box(0.3, 0.2), Capsule((-0.2, 0.0), (0.2, 0.0), 0.1)):
         world.overlap_shape(shape, (0.0, 1.0), 0.1)
         world.cast_shape(shape, (-5.0, 4.0), 0.1, (10.0, -6.0))
+
+
+def use_the_tools(pipeline: str) -> None:
+    """What the chapters do beside a game's world: remove and re-add bodies, collide
+    shapes by hand (and clip their faces), validate, hull and decompose outlines, find pairs
+    with each broad phase (in a world and by hand), build trees each way, step the other
+    solvers (block, and the soft step in row order, with joints), cast rays by hand, sweep
+    to a time of impact, explode, and step chapter 5's Verlet cloth."""
+    compiled = PIPELINES[pipeline]
+    # bodies removed and added (row moves, stale handles, contacts carried over)
+    world = World(capacity=4, solver="impulse")
+    world.add_body(Polygon.box(3.0, 0.5), position=(0.0, -0.5), kind="static")
+    bodies = [world.add_body(Polygon.box(0.2, 0.2), position=(x, 0.2)) for x in (-1.0, 0.0, 1.0)]
+    world.compiled = compiled
+    world.run(5, scenes.DT)
+    world.remove_body(bodies[0])
+    world.add_body(Circle(0.2), position=(3.0, 1.0))
+    world.run(5, scenes.DT)
+    # shapes collided and outlines checked, hulled and decomposed by hand
+    collide(Circle(1.0), Transform((0.0, 0.0)), Circle(0.5), Transform((1.0, 0.2)))
+    collide(Polygon.box(1.0, 1.0), Transform((0.0, 0.0)), Polygon.regular(5, 1.0),
+            Transform((1.5, 0.3), 0.2))
+    for outline in ([(0, 0), (2, 2), (2, 0), (0, 2)], [(0, 0), (2, 0), (1, 0.5), (2, 2), (0, 2)]):
+        try:
+            Polygon(outline)
+        except ValueError:
+            pass
+    box, pentagon = Polygon.box(1.0, 1.0), Polygon.regular(5, 1.0)
+    sat.max_separation(box.vertices, box.normals, pentagon.vertices + 1.5)
+    sat.clipping_steps(box, Transform((0.0, 0.0)), pentagon, Transform((1.5, 0.3), 0.2))
+    points = np.random.default_rng(0).uniform(-1.0, 1.0, (40, 2))
+    for method in hull.HULL_METHODS:
+        hull.convex_hull(points, method)
+    notched = [(0.0, 0.0), (4.0, 0.0), (4.0, 3.0), (2.0, 1.0), (0.0, 3.0)]
+    for method in decompose.DECOMPOSITION_METHODS:
+        decompose.decompose(notched, method)
+    # every broad phase, and trees built by each insertion
+    for broad_phase in BROAD_PHASES:
+        scene = scenes.pyramid(4, world=World(broad_phase=broad_phase))
+        scene.world.compiled = compiled
+        scene.run(5)
+    shape_boxes, shape_filters = broad_phase_input(scene.world)
+    for find_pairs in BROAD_PHASES.values():
+        find_pairs(shape_boxes, shape_filters)
+    boxes = scenes.box_field("uniform", 50, seed=1)
+    for method in insertion.INSERTION_METHODS:
+        insertion.inserted_tree(boxes.lower, boxes.upper, method)
+    # the other solvers, and the soft step in row order with joints
+    for solver, joints in ((BlockSolver(block=True), False), (BlockSolver(block=False), False),
+                           ("soft_step", True), (SoftStepSolver(order="rows"), True)):
+        made = [scenes.pyramid(4, World(solver=solver, sleeping=False))]
+        if joints:  # the block solver solves contacts only
+            made.append(scenes.cradle(World(solver=solver, sleeping=False)))
+        for scene in made:
+            scene.world.compiled = compiled
+            scene.run(5)
+    # rays by hand, an explosion, a time of impact
+    world = scenes.pyramid(3).world
+    ray_cast_rows(world.shapes.arrays, world.bodies.origins, world.bodies.angles,
+                  np.arange(world.shapes.count), *np.array([-5.0, 1.0]), *np.array([10.0, 0.0]))
+    world.explode((0.0, 0.5), radius=1.5, impulse=2.0, falloff=2.0)
+    rod = Polygon.box(1.0, 0.1)
+    ground = Polygon.box(5.0, 0.5)
+    sweep = toi.sweep((0.0, 3.0), (0.0, -3.0), 0.0, 2.0)
+    toi.time_of_impact(rod, sweep, ground, toi.sweep((0.0, 0.0), (0.0, 0.0)))
+    bilateral.time_of_impact(rod, sweep, ground, toi.sweep((0.0, 0.0), (0.0, 0.0)))
+    # chapter 5's engine: a particle and a cloth that tears
+    verlet_world = VerletWorld(iterations=4, damping=0.01)
+    verlet_world.add_particle((0.0, 0.0))
+    verlet_world.add_cloth((-1.0, 2.0), 2.0, 1.0, 6, 4, tear_ratio=1.5)
+    verlet_world.record(5, scenes.DT)
 
 
 def warm(pipeline: str, report: Callable[[str], None] = print) -> float:
@@ -101,6 +185,10 @@ def warm(pipeline: str, report: Callable[[str], None] = print) -> float:
     play_with(scene.world, scene.dt)
     report(f"{pipeline} step: mouse joint, sensor, character and queries ready "
            f"({time.perf_counter() - began:.1f} s)")
+    began = time.perf_counter()
+    use_the_tools(pipeline)
+    report(f"{pipeline} step: removal, outlines, broad phases, solvers, sweeps, explosions "
+           f"and Verlet ready ({time.perf_counter() - began:.1f} s)")
     return time.perf_counter() - start
 
 

@@ -21,7 +21,7 @@ LAYER_OF_PREFIX = {
     "physbook._check": "base",
     "physbook._buffers": "base",
     "physbook.compile_notice": "base",
-    "physbook.warm": "world",
+    "physbook.warm": "package",
     "physbook.constants": "base",
     "physbook.kinds": "base",
     "physbook.vecmath": "vecmath",
