@@ -140,11 +140,11 @@ def build_box2d3(scene: BenchmarkScene) -> BuiltScene:
                     friction=shape.friction, restitution=scene.restitution)))
         handles.append(body)
         bodies.append(body)
-    for joint in scene.joints:
-        world.create_revolute_joint(
-            body_a=handles[joint.a], body_b=handles[joint.b], local_anchor_a=joint.local_a,
-            local_anchor_b=joint.local_b, enable_motor=joint.max_motor_torque > 0.0,
-            motor_speed=joint.motor_speed, max_motor_torque=joint.max_motor_torque)
+    joints = [world.create_revolute_joint(
+        body_a=handles[joint.a], body_b=handles[joint.b], local_anchor_a=joint.local_a,
+        local_anchor_b=joint.local_b, enable_motor=joint.max_motor_torque > 0.0,
+        motor_speed=joint.motor_speed, max_motor_torque=joint.max_motor_torque)
+        for joint in scene.joints]
 
     def step(dt):
         world.step(dt, BOX2D_SUBSTEPS)
@@ -157,7 +157,8 @@ def build_box2d3(scene: BenchmarkScene) -> BuiltScene:
     def masses():
         return np.array([body.mass for body in handles])
 
-    return BuiltScene("box2d3", step, state, masses, len(scene.joints), world)
+    return BuiltScene("box2d3", step, state, masses, sum(joint.is_valid for joint in joints),
+                      world)
 
 
 # --- pymunk ----------------------------------------------------------------------------
@@ -204,13 +205,11 @@ def build_pymunk(scene: BenchmarkScene) -> BuiltScene:
         if spec.kind != "static":
             body.velocity, body.angular_velocity = spec.velocity, spec.angular_velocity
         handles.append(body)
-    joints = 0
     for joint in scene.joints:
         a, b = handles[joint.a], handles[joint.b]
         pivot = pymunk.PivotJoint(a, b, joint.local_a, joint.local_b)
         pivot.collide_bodies = False
         space.add(pivot)
-        joints += 1
         if joint.max_motor_torque > 0.0:
             # Chipmunk's motor drives ω_a − ω_b to its rate, so the rate is −(ω_b − ω_a).
             motor = pymunk.SimpleMotor(a, b, -joint.motor_speed)
@@ -228,7 +227,8 @@ def build_pymunk(scene: BenchmarkScene) -> BuiltScene:
         return np.array([body.mass if body.body_type == pymunk.Body.DYNAMIC else 0.0
                          for body in handles])
 
-    return BuiltScene("pymunk", space.step, state, masses, joints, space)
+    pins = sum(isinstance(joint, pymunk.PivotJoint) for joint in space.constraints)
+    return BuiltScene("pymunk", space.step, state, masses, pins, space)
 
 
 BUILDERS = {"physbook": build_physbook, "box2d3": build_box2d3, "pymunk": build_pymunk}
