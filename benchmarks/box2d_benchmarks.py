@@ -19,14 +19,20 @@ in the order described): how far the top box of each pyramid dropped, how far th
 the grid came apart, how many bodies left their container and how deep boxes sank into the
 heavy body that drives them. It is evaluated the same way for every engine.
 
-The rain of ragdolls is not described: Box2D's ragdoll (``shared/human.c``) is eleven
-capsule bones with limited, sprung and frictional revolute joints, and the scene creates and
-destroys 25 ragdolls every eight steps; physbook has capsules and limited, sprung joints, but
-no joint friction, so the scene would not be the same.
+The rain of ragdolls makes and destroys bodies while it runs: a scene may have a
+``schedule`` that says, before each step, which of its places get a new group of bodies
+(destroying the group there), and the engines keep the groups in the order of their
+places. Box2D's ragdoll (``shared/human.c``) is eleven capsule bones (the feet rounded
+polygons) joined by revolute joints with limits, a spring (5 Hz, damping ratio 0.5) and
+friction (a motor held at speed 0 with a torque limit); its head and lower arms have linear
+damping 0.1/s, which pymunk has no per-body setting for, so pymunk's ragdolls go undamped.
+Box2D also lets each ragdoll bone sleep from 0.1 m/s; physbook and pymunk use their own
+sleep thresholds.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,19 +53,22 @@ class ShapeSpec:
     """One shape in body coordinates (m): a ``circle`` (``points``: its centre), a
     ``polygon`` (its vertices, counter-clockwise; ``radius`` rounds it), a ``capsule`` (the
     two centres), a ``segment`` (its two ends) or a closed ``chain`` (its points, clockwise
-    so that it holds bodies in); density (kg/m²) and friction as Box2D's shape has them."""
+    so that it holds bodies in); density (kg/m²) and friction as Box2D's shape has them;
+    a mask of its own, or None for its body's."""
 
     kind: str
     points: np.ndarray
     radius: float = 0.0
     density: float = 1.0
     friction: float = 0.6
+    mask: int | None = None
 
 
 @dataclass(frozen=True)
 class BodySpec:
     """A body: ``static``, ``kinematic`` or ``dynamic``, its pose (m, rad), velocity (m/s,
-    rad/s), shapes, whether it starts awake, and its shapes' filter (category, mask)."""
+    rad/s), shapes, whether it starts awake, its shapes' filter (category, mask, group:
+    shapes of one negative group never collide) and its linear damping (1/s)."""
 
     kind: str
     position: tuple[float, float]
@@ -70,13 +79,18 @@ class BodySpec:
     awake: bool = True
     category: int = 1
     mask: int = ALL_BITS
+    group: int = 0
+    linear_damping: float = 0.0
 
 
 @dataclass(frozen=True)
 class JointSpec:
     """A revolute joint between bodies ``a`` and ``b`` (indices), pinned at ``local_a`` on
     a and ``local_b`` on b (body coordinates, m), with a motor driving ω_b − ω_a to
-    ``motor_speed`` (rad/s) with at most ``max_motor_torque`` (N·m; 0: no motor)."""
+    ``motor_speed`` (rad/s) with at most ``max_motor_torque`` (N·m; 0: no motor). The
+    joint angle is θ_b − θ_a − ``reference_angle``; it stays within ``lower``, ``upper``
+    (rad; None: no limit), and a spring of ``hertz`` (0: none) and ``damping_ratio``
+    pulls it to 0."""
 
     a: int
     b: int
@@ -84,13 +98,21 @@ class JointSpec:
     local_b: tuple[float, float]
     motor_speed: float = 0.0
     max_motor_torque: float = 0.0
+    reference_angle: float = 0.0
+    lower: float | None = None
+    upper: float | None = None
+    hertz: float = 0.0
+    damping_ratio: float = 0.0
 
 
 @dataclass
 class BenchmarkScene:
     """A described scene: bodies, joints, gravity (m/s²), sleep, the pair restitution, the
     steps Box2D's benchmark runs, and the quality of a state: a dict of named numbers from
-    every body's origins (B, 2) and angles (B,)."""
+    every body's origins (B, 2) and angles (B,). A scene that makes bodies as it runs has a
+    ``schedule``, the places to fill before step k (counting from 0), and ``group(place)``,
+    the bodies and joints (indices within the group) to put there; the state then lists
+    the scene's own bodies and after them each filled place's, in the order of places."""
 
     name: str
     bodies: list[BodySpec]
@@ -101,6 +123,8 @@ class BenchmarkScene:
     steps: int = 500
     quality: Callable[[np.ndarray, np.ndarray], dict] | None = None
     dt: float = DT
+    schedule: Callable[[int], list[int]] | None = None
+    group: Callable[[int], tuple[list[BodySpec], list[JointSpec]]] | None = None
 
     def start(self) -> tuple[np.ndarray, np.ndarray]:
         """Every body's origin (B, 2) and angle (B,) as described (the state at step 0)."""
@@ -352,6 +376,103 @@ def spinner(count: int = 2 * 3038) -> BenchmarkScene:
                           quality=quality)
 
 
+# --- the rain of ragdolls --------------------------------------------------------------
+
+#: Box2D's ragdoll, standing with its feet at y = 0: (name, parent, body y, capsule's
+#: lower and upper centre y, radius, pivot y, lower and upper limit (× π), friction
+#: scale, linear damping); the reference angle of the elbows is π/4.
+BONES = (
+    ("hip", None, 0.95, -0.02, 0.02, 0.095, None, None, None, 1.0, 0.0),
+    ("torso", 0, 1.2, -0.135, 0.135, 0.09, 1.0, -0.25, 0.0, 0.5, 0.0),
+    ("head", 1, 1.475, -0.038, 0.039, 0.075, 1.4, -0.3, 0.1, 0.25, 0.1),
+    ("upper left leg", 0, 0.775, -0.125, 0.125, 0.06, 0.9, -0.05, 0.4, 1.0, 0.0),
+    ("lower left leg", 3, 0.475, -0.155, 0.125, 0.045, 0.625, -0.5, -0.02, 0.5, 0.0),
+    ("upper right leg", 0, 0.775, -0.125, 0.125, 0.06, 0.9, -0.05, 0.4, 1.0, 0.0),
+    ("lower right leg", 5, 0.475, -0.155, 0.125, 0.045, 0.625, -0.5, -0.02, 0.5, 0.0),
+    ("upper left arm", 1, 1.225, -0.125, 0.125, 0.035, 1.35, -0.1, 0.8, 0.5, 0.0),
+    ("lower left arm", 7, 0.975, -0.125, 0.125, 0.03, 1.1, -0.2, 0.3, 0.1, 0.1),
+    ("upper right arm", 1, 1.225, -0.125, 0.125, 0.035, 1.35, -0.1, 0.8, 0.5, 0.0),
+    ("lower right arm", 9, 0.975, -0.125, 0.125, 0.03, 1.1, -0.2, 0.3, 0.1, 0.1),
+)
+FOOT = np.array([[-0.03, -0.185], [0.11, -0.185], [0.11, -0.16], [-0.03, -0.14]])
+
+
+def ragdoll(position, group: int, friction_torque: float = 0.05, hertz: float = 5.0,
+            damping_ratio: float = 0.5) -> tuple[list[BodySpec], list[JointSpec]]:
+    """Box2D's ragdoll at ``position`` (its feet's level, m): eleven bones of density 1 and
+    friction 0.2 (feet 0.05, colliding with the ground only), category 2 colliding with
+    categories 1 and 2 but not with its own negative ``group``; joints with limits, the
+    spring and friction torque ``friction_torque`` × the bone's scale (N·m)."""
+    x, y = position
+    bodies, joints = [], []
+    for name, parent, height, low, high, radius, pivot, lower, upper, scale, damping in BONES:
+        shapes = [ShapeSpec("capsule", np.array([[0.0, low], [0.0, high]]), radius=radius,
+                            friction=0.2)]
+        if name.startswith("lower") and name.endswith("leg"):
+            shapes.append(ShapeSpec("polygon", _hull(FOOT), radius=0.015, friction=0.05,
+                                    mask=1))
+        bodies.append(BodySpec("dynamic", (x, y + height), tuple(shapes), category=2,
+                               mask=1 | 2, group=-group, linear_damping=damping))
+        if parent is not None:
+            elbow = name.startswith("lower") and name.endswith("arm")
+            joints.append(JointSpec(
+                parent, len(bodies) - 1, (0.0, pivot - BONES[parent][2]), (0.0, pivot - height),
+                max_motor_torque=scale * friction_torque,
+                reference_angle=0.25 * math.pi if elbow else 0.0,
+                lower=lower * math.pi, upper=upper * math.pi, hertz=hertz,
+                damping_ratio=damping_ratio))
+    return bodies, joints
+
+
+RAIN_ROWS, RAIN_COLUMNS, RAIN_GROUP = 5, 40, 5
+
+
+def rain(rows: int = RAIN_ROWS, columns: int = RAIN_COLUMNS, group_size: int = RAIN_GROUP,
+         grid_count: int = 500, steps: int = 1000) -> BenchmarkScene:
+    """Five floors, 45 m apart, each a row of 501 squares of 0.5 m on one static body; every
+    eight steps a group of five ragdolls (0.5 m apart) appears 40 m above each floor in
+    the next of 40 columns, and once every column is filled, the oldest column's groups
+    are destroyed and made again; 1 000 steps. Quality: the largest stretch of a ragdoll's
+    joint."""
+    cell = 0.5
+    span = grid_count * cell
+    squares = tuple(box(0.5 * cell, 0.5 * cell, (-0.5 * span + j * cell, 45.0 * i))
+                    for i in range(rows) for j in range(grid_count + 1))
+    bodies = [BodySpec("static", (0.0, 0.0), squares)]
+
+    def group(place):
+        row, column = divmod(place, columns)
+        x = -0.5 * span + span / columns * (column + 0.5)
+        made, pins = [], []
+        for i in range(group_size):
+            ragdoll_bodies, ragdoll_joints = ragdoll((x + 0.5 * i, 40.0 + 45.0 * row), i + 1)
+            pins += [replace_indices(joint, len(made)) for joint in ragdoll_joints]
+            made += ragdoll_bodies
+        return made, pins
+
+    def schedule(step):
+        if step % 8:
+            return []
+        column = (step // 8) % columns
+        return [row * columns + column for row in range(rows)]
+
+    size, pins = len(group(0)[0]), group(0)[1]  # every place's group has these
+
+    def quality(origins, angles):
+        filled = (len(origins) - 1) // size
+        joints = [replace_indices(joint, 1 + k * size) for k in range(filled)
+                  for joint in pins]
+        return {"stretch_m": joint_stretch(origins, angles, joints) if joints else 0.0}
+
+    return BenchmarkScene("rain", bodies, steps=steps, quality=quality, schedule=schedule,
+                          group=group)
+
+
+def replace_indices(joint: JointSpec, offset: int) -> JointSpec:
+    """``joint`` between the bodies ``offset`` further on."""
+    return dataclasses.replace(joint, a=joint.a + offset, b=joint.b + offset)
+
+
 SCENES = {"large_pyramid": large_pyramid, "many_pyramids": many_pyramids,
           "joint_grid": joint_grid, "tumbler": tumbler, "washer": washer, "smash": smash,
-          "spinner": spinner}
+          "spinner": spinner, "rain": rain}

@@ -26,7 +26,11 @@ SMALL = {
     "washer": {"grid": 5},
     "smash": {"columns": 4, "rows": 3},
     "spinner": {"count": 9},
+    "rain": {"rows": 2, "columns": 3, "group_size": 2, "grid_count": 10, "steps": 40},
 }
+# The places of the rain's ragdolls filled before reading the engines: place 0 twice, so
+# that its first group is destroyed and made again.
+FILLS = (0, 4, 0)
 # Box2D stores masses and positions as 32-bit floats: each is within a few units of
 # 2⁻²⁴ ≈ 6e-8 of its value (relative), and a sum of such masses is too. 1e-6 is 16 of them.
 FLOAT32_RELATIVE = 1e-6
@@ -36,19 +40,43 @@ def small(name):
     return scenes.SCENES[name](**SMALL[name])
 
 
+def described(scene):
+    """The bodies and joints of a small scene as the engines list them: its own, then the
+    groups of the places :data:`FILLS` fills, in the order of places."""
+    bodies, joints = list(scene.bodies), list(scene.joints)
+    if scene.group is not None:
+        for place in sorted(set(FILLS)):
+            group_bodies, group_joints = scene.group(place)
+            joints += [scenes.replace_indices(joint, len(bodies)) for joint in group_joints]
+            bodies += group_bodies
+    return bodies, joints
+
+
 @pytest.fixture(scope="module", params=list(SMALL))
 def built(request):
-    """(scene, {engine: built scene}) for one scene at its small size."""
+    """(scene, its bodies and joints, {engine: built scene}) for one scene at its small
+    size, its places filled."""
     scene = small(request.param)
-    return scene, {engine: build(scene) for engine, build in engines.BUILDERS.items()}
+    worlds = {engine: build(scene) for engine, build in engines.BUILDERS.items()}
+    if scene.group is not None:
+        for world in worlds.values():
+            for place in FILLS:
+                world.fill(place)
+    return scene, *described(scene), worlds
 
 
-def box2d_rounded_mass(shape) -> float:
-    """Box2D's mass of a rounded box: it pushes each corner of the core out by 1.412·r
-    along the corner's bisector (b2ComputePolygonMass), a sharp box grown by 1.412·r/√2."""
-    grown = 1.412 * shape.radius / math.sqrt(2.0)
-    half = np.max(np.abs(shape.points), axis=0) + grown
-    return shape.density * 4.0 * half[0] * half[1]
+def box2d_rounded_area(shape) -> float:
+    """Box2D's area of a rounded polygon: it pushes each vertex out by 1.412·r along the
+    bisector of its two edges' normals (b2ComputePolygonMass), and takes that polygon's."""
+    vertices = np.asarray(shape.points, dtype=float)
+    edges = np.roll(vertices, -1, axis=0) - vertices
+    normals = np.column_stack([edges[:, 1], -edges[:, 0]])
+    normals /= np.hypot(*normals.T)[:, None]
+    bisectors = normals + np.roll(normals, 1, axis=0)    # edge i − 1 and edge i at vertex i
+    bisectors /= np.hypot(*bisectors.T)[:, None]
+    pushed = vertices + 1.412 * shape.radius * bisectors
+    x, y = pushed.T
+    return 0.5 * float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
 
 
 def test_the_full_scenes_have_box2d_counts():
@@ -68,40 +96,54 @@ def test_the_full_scenes_have_box2d_counts():
     assert dynamic(scenes.spinner()) == 2 * 3038 + 1
     steps = {name: make().steps for name, make in scenes.SCENES.items()}
     assert steps == {"large_pyramid": 500, "many_pyramids": 200, "joint_grid": 500,
-                     "tumbler": 750, "washer": 500, "smash": 300, "spinner": 500}
+                     "tumbler": 750, "washer": 500, "smash": 300, "spinner": 500,
+                     "rain": 1000}
+    # The rain: 5 floors × 40 columns of places, each a group of 5 ragdolls of 11 bones
+    # and 10 joints; a column every 8 steps from step 0, then the oldest again.
+    rain = scenes.rain()
+    bones, pins = rain.group(0)
+    assert len(bones) == 5 * 11 and len(pins) == 5 * 10
+    assert rain.schedule(0) == [0, 40, 80, 120, 160] and rain.schedule(1) == []
+    assert rain.schedule(8) == [1, 41, 81, 121, 161]
+    assert rain.schedule(8 * 40) == rain.schedule(0)
+    assert len(set().union(*(rain.schedule(k) for k in range(rain.steps)))) == 200
 
 
 def test_every_engine_holds_the_described_bodies_and_joints(built):
-    scene, worlds = built
+    scene, bodies, joints, worlds = built
     counts = {engine: len(world.masses()) for engine, world in worlds.items()}
-    assert set(counts.values()) == {len(scene.bodies)}
-    joints = {engine: world.joint_count for engine, world in worlds.items()}
-    assert set(joints.values()) == {len(scene.joints)}
-    moving = np.array([body.kind == "dynamic" for body in scene.bodies])
+    assert set(counts.values()) == {len(bodies)}
+    held = {engine: world.joint_count() for engine, world in worlds.items()}
+    assert set(held.values()) == {len(joints)}
+    moving = np.array([body.kind == "dynamic" for body in bodies])
     for engine, world in worlds.items():
         masses = world.masses()
         assert np.all(masses[moving] > 0.0) and np.all(masses[~moving] == 0.0), engine
 
 
 def test_every_engine_has_physbook_total_mass(built):
-    scene, worlds = built
+    import physbook as pb
+
+    scene, bodies, joints, worlds = built
     ours = worlds["physbook"].masses()
     assert worlds["pymunk"].masses().sum() == pytest.approx(ours.sum(), rel=1e-9)
-    # Box2D's rounded polygons weigh what Box2D's own approximation gives (the spinner's
-    # bar); every other body weighs physbook's, to Box2D's float precision.
+    # Box2D's rounded polygons (the spinner's bar, the ragdolls' feet) weigh what Box2D's
+    # own approximation of their area gives; every other shape weighs physbook's.
+    expected = ours.copy()
+    for index, body in enumerate(bodies):
+        for shape in body.shapes:
+            if shape.kind == "polygon" and shape.radius > 0.0 and body.kind == "dynamic":
+                exact = pb.Polygon(shape.points, radius=shape.radius).area()
+                expected[index] += shape.density * (box2d_rounded_area(shape) - exact)
     theirs = worlds["box2d3"].masses()
-    rounded = np.array([any(shape.kind == "polygon" and shape.radius > 0.0
-                            for shape in body.shapes) and body.kind == "dynamic"
-                        for body in scene.bodies])
-    assert theirs[~rounded].sum() == pytest.approx(ours[~rounded].sum(), rel=FLOAT32_RELATIVE)
-    for index in np.flatnonzero(rounded):
-        assert theirs[index] == pytest.approx(
-            box2d_rounded_mass(scene.bodies[index].shapes[0]), rel=FLOAT32_RELATIVE)
+    assert theirs == pytest.approx(expected, rel=FLOAT32_RELATIVE)
+    assert theirs.sum() == pytest.approx(expected.sum(), rel=FLOAT32_RELATIVE)
 
 
 def test_every_engine_starts_with_the_bodies_where_described(built):
-    scene, worlds = built
-    origins, angles = scene.start()
+    scene, bodies, joints, worlds = built
+    origins = np.array([body.position for body in bodies], dtype=float)
+    angles = np.array([body.angle for body in bodies], dtype=float)
     span = np.max(np.abs(origins)) + 1.0
     for engine, world in worlds.items():
         where, turned = world.state()
@@ -115,9 +157,13 @@ def test_every_engine_starts_with_the_bodies_where_described(built):
 def test_every_quality_is_zero_at_the_start():
     for name in SMALL:
         scene = small(name)
-        for key, value in scene.quality(*scene.start()).items():
+        bodies, _ = described(scene)
+        start = (np.array([body.position for body in bodies], dtype=float),
+                 np.array([body.angle for body in bodies], dtype=float))
+        for key, value in scene.quality(*start).items():
             expected = scene.bodies[0].position[0] if key == "hammer_x_m" else 0
-            assert value == expected, (name, key)
+            # The ragdolls' pins are sums of decimal heights: equal to rounding.
+            assert value == pytest.approx(expected, abs=1e-12), (name, key)
 
 
 # --- each quality function on a state made by hand ------------------------------------
@@ -187,3 +233,36 @@ def test_a_spinner_body_beyond_the_chain_counts_out():
     origins[6] = (39.5, 32.0)            # inside, near the chain
     origins[1] = (0.0, 80.0)             # the bar is not judged
     assert scene.quality(origins, angles) == {"out": 1}
+
+
+def test_a_ragdoll_arm_turned_about_its_elbow_stretches_nothing_and_moved_stretches():
+    scene = small("rain")
+    bodies, _ = described(scene)
+    origins = np.array([body.position for body in bodies], dtype=float)
+    angles = np.zeros(len(bodies))
+    forearm = 1 + 11 + 8                 # the second ragdoll's lower left arm
+    elbow = origins[forearm] + (0.0, 1.1 - 0.975)
+    turn = 0.7
+    c, s = math.cos(turn), math.sin(turn)
+    x, y = origins[forearm] - elbow
+    origins[forearm] = elbow + (c * x - s * y, s * x + c * y)
+    angles[forearm] = turn
+    assert scene.quality(origins, angles)["stretch_m"] == pytest.approx(0.0, abs=1e-12)
+    origins[forearm] += (0.06, 0.08)
+    assert scene.quality(origins, angles)["stretch_m"] == pytest.approx(0.1, abs=1e-12)
+
+
+def test_physbook_measures_the_elbows_from_box2d_reference_angle():
+    # Box2D's elbow joint angle is θ_forearm − θ_upper arm − π/4, so a ragdoll made straight
+    # starts at −π/4, below its lower limit of −0.2π; physbook's joint must read the same.
+    scene = small("rain")
+    world = engines.build_physbook(scene)
+    world.fill(0)
+    joints = world.world.joints
+    assert len(joints) == 2 * 10
+    angles = sorted(joint.angle for joint in joints)
+    assert angles[:4] == pytest.approx([-0.25 * math.pi] * 4, abs=1e-12)
+    assert angles[4:] == pytest.approx([0.0] * 16, abs=1e-12)
+    elbows = [joint for joint in joints if abs(joint.angle + 0.25 * math.pi) < 1e-9]
+    assert all((joint.lower_angle, joint.upper_angle) == pytest.approx(
+        (-0.2 * math.pi, 0.3 * math.pi)) for joint in elbows)
