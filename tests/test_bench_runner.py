@@ -125,3 +125,22 @@ def test_one_real_run_of_the_bounce_scene(tmp_path, capsys):
     assert summary["physbook-4_per_pymunk"] == pytest.approx(
         results["runs"][3]["ms_per_step"] / results["runs"][2]["ms_per_step"])
     assert out_png.exists()
+
+
+def test_a_child_stops_at_max_steps_and_judges_a_box2d_scene():
+    """In this process: Box2D's joint grid (40 × 40, its 7 static circles not counted) for
+    25 steps, 20 untimed, in Box2D v3 and pymunk: a time, and the stretch of the joints."""
+    pytest.importorskip("pyb2d3")
+    for engine in ("box2d3", "pymunk"):
+        result = runner.child(engine, "b2-joint-grid", max_steps=25)
+        assert result["timed_steps"] == 5 and result["bodies"] == 40 * 40 - 7
+        assert math.isfinite(result["ms_per_step"]) and result["ms_per_step"] > 0
+        assert set(result["quality"]) == {"stretch_m"}
+        assert 0.0 < result["quality"]["stretch_m"] < 0.5   # 25 steps: far from apart
+    assert runner.child("pymunk", "bounce", max_steps=100)["timed_steps"] == 40
+
+
+def test_max_steps_must_be_at_least_two(capsys):
+    with pytest.raises(SystemExit) as raised:
+        runner.main(["--max-steps", "1"])
+    assert raised.value.code == 2 and "--max-steps must be at least 2" in capsys.readouterr().err
