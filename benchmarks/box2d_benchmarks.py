@@ -12,7 +12,10 @@ three worlds hold the same bodies by construction.
 Materials are given as Box2D gives them, per shape: friction mixes as √(μ₁μ₂) in Box2D and
 physbook alike, and every scene has one pair restitution for all its contacts (0 but for
 the spinner's 0.1), which each builder gives every shape so that each engine's rule (max in
-Box2D, min in physbook, the product in pymunk) makes that pair value.
+Box2D, min in physbook, the product in pymunk) makes that pair value. Masses follow from
+the shapes and densities in every engine; Box2D weighs a rounded polygon as its core with
+each corner pushed out by 1.412·r, a little more than the rounded shape weighs in physbook
+and pymunk (the spinner's bar by 0.02 %).
 
 Each scene carries a quality function of the final state (every body's origin and angle,
 in the order described): how far the top box of each pyramid dropped, how far the joints of
