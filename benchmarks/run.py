@@ -448,6 +448,7 @@ def bar_chart(rows: list[dict], engines: list[str], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     reference = next(ref for ref in REFERENCES if ref in engines)
     others = [engine for engine, ref in ratio_pairs(engines) if ref == reference]
@@ -460,6 +461,10 @@ def bar_chart(rows: list[dict], engines: list[str], path: Path) -> None:
                        label=f"{engine} ÷ {reference}")
         ax.bar_label(bars, labels=[f"{ratio:.2f}" for ratio in ratios], padding=3, fontsize=7)
     ax.set_xscale("log")
+    plain = matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}")
+    ax.xaxis.set_major_formatter(plain)
+    ax.xaxis.set_minor_formatter(plain)
+    ax.tick_params(axis="x", which="minor", labelsize=7)
     ax.axvline(1.0, color="0.3", linewidth=1.0)
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))],
                   [row["scene"] for row in rows])
