@@ -35,11 +35,10 @@ way in every engine (top drop of the pyramids, stretch of the joints, bodies out
 container, deepest sink into the heavy body), as are the standard pyramids (top drop),
 and the table prints those numbers beside the times.
 
-``--max-steps N`` runs each scene for at most N steps (the untimed ones included; the
-settled pyramid's timed 60 excepted, and the rain of ragdolls runs at least 400, by when
-its ragdolls have landed and its 40 columns are full), for a shorter run of the largest
-scenes: its times are of the first N steps, and its quality numbers of the state after
-them.
+``--max-steps N`` runs each large scene (the 5 050-box pyramid and Box2D's scenes) for
+at most N steps, its untimed ones included, for a shorter run (the rain of ragdolls runs
+at least 400, by when its ragdolls have landed and its 40 columns are full): its times are
+of the first N steps, and its quality numbers of the state after them.
 
 ``--cold-start`` adds what a user waits for once: ``import physbook``, and its first step
 of the bounce scene with numba's cache empty and then filled. The engines
@@ -89,8 +88,8 @@ class SceneSpec:
     """A scene of the run: its builder's name in ``physbook.scenes``, ``pymunk_scenes``,
     ``box2d3_scenes`` and ``box2d_scenes`` with its arguments (None for the two scenes built
     here), or its name in ``box2d_benchmarks`` for Box2D v3's own scenes (with the
-    arguments of its function there); how many steps go untimed; and the fewest steps
-    ``--max-steps`` may cut it to."""
+    arguments of its function there); how many steps go untimed; whether ``--max-steps``
+    cuts it (a large scene), and the fewest steps it may cut it to."""
 
     name: str
     builder: str | None
@@ -98,6 +97,7 @@ class SceneSpec:
     first: int = 60
     benchmark: str | None = None
     least_steps: int = 0
+    large: bool = False
 
 
 SCENES = {spec.name: spec for spec in (
@@ -107,15 +107,16 @@ SCENES = {spec.name: spec for spec in (
     SceneSpec("rain-1000", "rain", {"n": 1000}),
     SceneSpec("boxes-1000", "boxes", {"n": 1000}),
     SceneSpec("vertical-stack", "vertical_stack"),
-    SceneSpec("large-pyramid", "pyramid", {"base": 100}),
+    SceneSpec("large-pyramid", "pyramid", {"base": 100}, large=True),
     SceneSpec("free-10000", None, first=20),
     SceneSpec("large-pyramid-asleep", None, first=0),
-    *(SceneSpec(f"b2-{name.replace('_', '-')}", None, arguments, first=20, benchmark=name)
+    *(SceneSpec(f"b2-{name.replace('_', '-')}", None, arguments, first=20, benchmark=name,
+                large=True)
       for name, arguments in (("large_pyramid", {}), ("many_pyramids", {}),
                               ("joint_grid", JOINT_GRID), ("tumbler", {}), ("washer", {}),
                               ("smash", {}), ("spinner", {}))),
     # Its first ragdolls land after 170 steps, and its 40 columns are full after 320.
-    SceneSpec("b2-rain", None, first=20, benchmark="rain", least_steps=400),
+    SceneSpec("b2-rain", None, first=20, benchmark="rain", least_steps=400, large=True),
 )}
 
 
@@ -281,7 +282,7 @@ def child(engine: str, scene: str, max_steps: int | None = None) -> dict:
     first = SCENES[scene].first
     start = time.perf_counter()
     step, dt, steps, bodies, notes, judge = build(engine, scene)
-    if max_steps is not None and scene != "large-pyramid-asleep":
+    if max_steps is not None and SCENES[scene].large:
         steps = min(steps, max(max_steps, first + 1, SCENES[scene].least_steps))
     if engine.startswith("physbook-parallel-"):
         import numba

@@ -99,14 +99,13 @@ def test_an_engine_not_installed_is_left_out_with_one_line(tmp_path, capsys, mon
 
 def test_one_real_run_of_the_bounce_scene(tmp_path, capsys):
     """Fresh processes for physbook, Box2D v3, pymunk, physbook at 4 substeps and physbook
-    solving in parallel on two threads, on the one-ball scene cut to 90 steps (30 timed):
-    a table row with every column, the JSON with every run, and the chart."""
+    solving in parallel on two threads, on the one-ball scene: a table row with every
+    column, the JSON with every run, and the chart."""
     pytest.importorskip("pyb2d3")
     out_json, out_png = tmp_path / "results.json", tmp_path / "ratios.png"
     engines = ["physbook", "box2d3", "pymunk", "physbook-4", "physbook-parallel-2"]
     assert runner.main(["--runs", "1", "--scenes", "bounce", "--engines", *engines,
-                        "--max-steps", "90", "--json", str(out_json),
-                        "--png", str(out_png)]) == 0
+                        "--json", str(out_json), "--png", str(out_png)]) == 0
     printed = capsys.readouterr().out.splitlines()
     header = next(line for line in printed if line.startswith("| scene"))
     row = next(line for line in printed if line.startswith("| bounce | 2 |"))
@@ -118,7 +117,7 @@ def test_one_real_run_of_the_bounce_scene(tmp_path, capsys):
         (engine, "bounce") for engine in engines]
     assert results["runs"][4]["threads"] == 2
     assert all(math.isfinite(run["ms_per_step"]) and run["ms_per_step"] > 0
-               and run["timed_steps"] == 90 - 60 and run["bodies"] == 2
+               and run["timed_steps"] == 540 and run["bodies"] == 2
                for run in results["runs"])
     summary = results["summary"][0]
     assert summary["physbook_per_box2d3"] == pytest.approx(
@@ -138,7 +137,8 @@ def test_a_child_stops_at_max_steps_and_judges_a_box2d_scene():
         assert math.isfinite(result["ms_per_step"]) and result["ms_per_step"] > 0
         assert set(result["quality"]) == {"stretch_m"}
         assert 0.0 < result["quality"]["stretch_m"] < 0.5   # 25 steps: far from apart
-    assert runner.child("pymunk", "bounce", max_steps=100)["timed_steps"] == 40
+    # --max-steps cuts the large scenes only: the one ball keeps its 600 steps (540 timed).
+    assert runner.child("pymunk", "bounce", max_steps=100)["timed_steps"] == 540
 
 
 def test_max_steps_must_be_at_least_two(capsys):
