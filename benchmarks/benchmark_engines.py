@@ -89,6 +89,18 @@ def _physbook_shape(spec: ShapeSpec):
     return pb.Chain(spec.points, loop=True)
 
 
+def _physbook_material(density: float, friction: float, restitution: float):
+    import physbook as pb
+
+    return pb.Material(density=density, friction=friction, restitution=restitution)
+
+
+def _physbook_filter(category: int, mask: int, group: int):
+    import physbook as pb
+
+    return pb.Filter(category=category, mask=mask, group=group)
+
+
 def _physbook_bodies(world, specs: list[BodySpec], joints: list[JointSpec],
                      restitution: float) -> list:
     """Add described bodies and their joints to a physbook world; the bodies' handles. A
@@ -97,14 +109,24 @@ def _physbook_bodies(world, specs: list[BodySpec], joints: list[JointSpec],
     import physbook as pb
 
     handles = []
+    # Shapes, materials and filters are immutable: one of each for the many bodies that
+    # share it (a scene's boxes share their shape's description), as a game would.
+    shared = {}
+
+    def once(key, make, *arguments):
+        if key not in shared:
+            shared[key] = make(*arguments)
+        return shared[key]
+
     for spec in specs:
         if spec.shapes:
-            shapes = [_physbook_shape(shape) for shape in spec.shapes]
-            materials = [pb.Material(density=shape.density, friction=shape.friction,
-                                     restitution=restitution) for shape in spec.shapes]
-            filters = [pb.Filter(category=spec.category,
-                                 mask=spec.mask if shape.mask is None else shape.mask,
-                                 group=spec.group) for shape in spec.shapes]
+            shapes = [once(id(shape), _physbook_shape, shape) for shape in spec.shapes]
+            materials = [once((shape.density, shape.friction), _physbook_material,
+                              shape.density, shape.friction, restitution)
+                         for shape in spec.shapes]
+            masks = [spec.mask if shape.mask is None else shape.mask for shape in spec.shapes]
+            filters = [once((spec.category, mask, spec.group), _physbook_filter,
+                            spec.category, mask, spec.group) for mask in masks]
         else:
             shapes, materials, filters = [pb.Circle(0.1)], [pb.Material()], [pb.Filter(mask=0)]
         handles.append(world.add_body(
