@@ -266,3 +266,32 @@ def test_physbook_measures_the_elbows_from_box2d_reference_angle():
     elbows = [joint for joint in joints if abs(joint.angle + 0.25 * math.pi) < 1e-9]
     assert all((joint.lower_angle, joint.upper_angle) == pytest.approx(
         (-0.2 * math.pi, 0.3 * math.pi)) for joint in elbows)
+
+
+def test_pymunk_gets_shape_values_that_multiply_to_the_described_pairs():
+    # The spinner's pairs: μ = 0.1 between bodies and with the chain, 0 with the bar, and
+    # e = 0.1 everywhere; pymunk multiplies the two shapes' values, so each has the root.
+    scene = small("spinner")
+    space = engines.build_pymunk(scene).world
+    bar = list(space.bodies)[1]            # in the order added: the chain's body, the bar
+    frictions = {(shape.body is bar, round(shape.friction**2, 12)) for shape in space.shapes
+                 if shape.body.body_type == shape.body.DYNAMIC}
+    assert frictions == {(True, 0.0), (False, 0.1)}
+    chain = [shape for shape in space.shapes if shape.body.body_type == shape.body.STATIC]
+    assert len(chain) == 360 and {round(s.friction**2, 12) for s in chain} == {0.1}
+    assert {round(shape.elasticity**2, 12) for shape in space.shapes} == {0.1}
+
+
+def test_box2d3_standard_scenes_mix_to_physbook_pairs():
+    box2d3 = load_script(ROOT / "benchmarks" / "box2d3_scenes.py", "box2d3_scenes")
+    import physbook as pb
+
+    ramp = box2d3.ramp()
+    for body, pair in zip(ramp.bodies, pb.scenes.RAMP_FRICTIONS, strict=True):
+        (shape,) = body.shapes
+        assert math.sqrt(1.0 * shape.friction) == pytest.approx(pair, rel=1e-6)
+    bounce = box2d3.bounce()             # the scene holds the world: keep it while reading
+    (ball,) = bounce.bodies
+    assert ball.shapes[0].restitution == pytest.approx(0.5) and ball.mass == pytest.approx(
+        math.pi * 0.25, rel=FLOAT32_RELATIVE)
+    assert len(box2d3.pyramid(20).bodies) == 210 and len(box2d3.rain(1000).bodies) == 1000
