@@ -29,11 +29,11 @@ The scenes named ``b2-…`` are Box2D v3's own benchmark scenes (:mod:`box2d_ben
 large pyramid, many pyramids, joint grid, tumbler, washer, smash, spinner and rain of
 ragdolls) with the sizes, speeds, step counts and sleep of Box2D's file, built in every
 engine from one description (:mod:`benchmark_engines`); only the joint grid is smaller,
-40 × 40 instead of 100 × 100, because pymunk's grid comes apart at either size and its
-step then slows to 2 s at 100 × 100. At the end of the timed run each is judged the same
-way in every engine (top drop of the pyramids, stretch of the joints, bodies out of the
-container, deepest sink into the heavy body), as are the standard pyramids (top drop),
-and the table prints those numbers beside the times.
+40 × 40 instead of 100 × 100, because pymunk's grid comes apart at either size (at its
+default 10 iterations) and its step then slows to 2 s at 100 × 100. At the end of the
+timed run each is judged the same way in every engine (top drop of the pyramids, stretch
+of the joints, bodies out of the container, deepest sink into the heavy body), as are the
+standard pyramids (top drop), and the table prints those numbers beside the times.
 
 ``--max-steps N`` runs each of Box2D's scenes for at most N steps, its untimed ones
 included, for a shorter run; but the smash at least 150 (its hammer reaches the block at
@@ -78,9 +78,10 @@ PACKAGES = {"box2d3": ("pyb2d3", "pyb2d3"), "pymunk": ("pymunk", "pymunk"),
 MAX_SETTLE_STEPS = 3000  # 50 s at 60 Hz: a pile still awake then is timed awake, and said so
 
 
-#: The joint grid is run 40 × 40 (Box2D's file has 100 × 100): pymunk's grid comes apart
-#: after about 250 steps (its joints stretch to kilometres), and its step then slows from
-#: 16 ms to 2 s at 100 × 100, and to 35 ms at 40 × 40.
+#: The joint grid is run 40 × 40 (Box2D's file has 100 × 100): at its default 10
+#: iterations pymunk's grid comes apart after about 250 steps (its joints stretch to
+#: kilometres; at 40 iterations it holds), and its step then slows from 16 ms to 2 s at
+#: 100 × 100, and to 35 ms at 40 × 40.
 JOINT_GRID = {"n": 40}
 
 
