@@ -11,9 +11,9 @@ untimed for ``first`` steps (numba compiles or loads its cache, piles start form
 then times the rest with one clock reading around the loop: milliseconds per step. The
 engines and scenes are interleaved (run 1 of every scene in every engine, then run 2, …), so
 a machine that slows down for a while slows all of them alike. The table gives each
-engine's median, each engine's time divided by Box2D v3's and physbook's divided by
-pymunk's, with the range of the per-run ratios (run i beside run i). Only those ratios
-carry over between machines.
+engine's median, each engine's time divided by Box2D v3's, and physbook's (at 8 and 4
+substeps) divided by pymunk's, with the range of the per-run ratios (run i beside run i).
+Only those ratios carry over between machines.
 
 The engines: ``physbook`` at its defaults; ``box2d3``, Box2D v3.1 through its Python
 binding ``pyb2d3`` at its default 4 substeps on one thread; ``pymunk`` at its defaults;
