@@ -10,7 +10,10 @@ defaults (10 iterations); it has no one-sided chains, so a chain is built as its
 solid on both sides, and a capsule is a segment with a radius. pymunk multiplies the two
 shapes' friction and elasticity, so each of its shapes gets the square root of the value
 Box2D's shape has (√μ₁·√μ₂ = √(μ₁μ₂), Box2D's and physbook's mix). Where bodies may
-sleep, pymunk's bodies sleep after 0.5 s at rest, as Box2D's do.
+sleep, pymunk's bodies sleep after 0.5 s at rest, as Box2D's do. pymunk's revolute joint
+is a pivot joint, with a simple motor, a rotary limit and a damped rotary spring (of the
+stiffness and damping Box2D's spring frequency and damping ratio give) as the joint has
+them.
 """
 
 from __future__ import annotations
@@ -32,9 +35,8 @@ class BuiltScene:
     """A scene built in one engine: ``step(dt)``; ``state()``, every body's origin (B, 2)
     and angle (B,) in the order described; ``masses()``, each body's mass (kg, 0 for a
     static or kinematic body); ``joint_count()``, the joints the engine holds; and
-    ``fill(place)``,
-    which puts a new group of bodies at a place of a scene that makes bodies as it runs
-    (the step calls it as the scene's schedule says)."""
+    ``fill(place)``, which puts a new group of bodies at a place of a scene that makes
+    bodies as it runs (the step calls it as the scene's schedule says)."""
 
     engine: str
     step: Callable[[float], None]

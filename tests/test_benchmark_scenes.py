@@ -295,3 +295,12 @@ def test_box2d3_standard_scenes_mix_to_physbook_pairs():
     assert ball.shapes[0].restitution == pytest.approx(0.5) and ball.mass == pytest.approx(
         math.pi * 0.25, rel=FLOAT32_RELATIVE)
     assert len(box2d3.pyramid(20).bodies) == 210 and len(box2d3.rain(1000).bodies) == 1000
+
+
+def test_a_spring_frequency_becomes_stiffness_and_damping_of_the_effective_inertia():
+    # Two bodies of inertia 2 kg·m² turn against each other as one of 1 kg·m²; at
+    # 1/(2π) Hz, ω = 1 rad/s: k = I·ω² = 1 N·m/rad and c = 2·I·ζ·ω = 0.5 N·m·s/rad.
+    assert engines.spring_constants(2.0, 2.0, 0.5 / math.pi, 0.25) == pytest.approx((1.0, 0.5))
+    # Against a body that cannot turn, the other's own inertia.
+    assert engines.spring_constants(3.0, math.inf, 0.5 / math.pi, 1.0) == pytest.approx(
+        (3.0, 6.0))
