@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import pytest
 from PIL import Image
@@ -13,37 +14,55 @@ from tool_scripts import ROOT, load_script
 
 runner = load_script(ROOT / "benchmarks" / "run.py", "bench_run")
 
-ENGINES = ["physbook", "pymunk", "box2d"]
+ENGINES = ["physbook", "box2d3", "pymunk"]
 
 
 def fake_runs():
-    """Two runs of two scenes: physbook 2 and 4 ms, pymunk 1 and 4 ms, Box2D 1 and 2 ms on
-    scene a; scene b is 3 times scene a in every engine."""
-    times = {"physbook": (2.0, 4.0), "pymunk": (1.0, 4.0), "box2d": (1.0, 2.0)}
+    """Two runs of two scenes: physbook 2 and 4 ms, Box2D v3 1 and 2 ms, pymunk 1 and 4 ms
+    on scene a; scene b is 3 times scene a in every engine, and judged."""
+    times = {"physbook": (2.0, 4.0), "box2d3": (1.0, 2.0), "pymunk": (1.0, 4.0)}
+    drops = {"physbook": (0.1, 0.3), "box2d3": (0.5, 0.7), "pymunk": (1.0, 2.0)}
     return [{"run": run, "scene": scene, "engine": engine, "bodies": 10,
-             "ms_per_step": factor * times[engine][run]}
+             "ms_per_step": factor * times[engine][run],
+             **({"quality": {"top_drop_m": drops[engine][run], "out": run}}
+                if scene == "b" else {})}
             for run in range(2) for scene, factor in (("a", 1.0), ("b", 3.0))
             for engine in ENGINES]
 
 
-def test_the_summary_takes_medians_and_ratios_to_pymunk():
+def test_the_ratios_divide_by_box2d3_and_by_pymunk():
+    assert runner.ratio_pairs(ENGINES) == [("physbook", "box2d3"), ("pymunk", "box2d3"),
+                                           ("physbook", "pymunk")]
+    assert runner.ratio_pairs(["physbook", "pymunk", "box2d", "physbook-4"]) == [
+        ("physbook", "pymunk"), ("box2d", "pymunk"), ("physbook-4", "pymunk")]
+    assert runner.ratio_pairs(["pymunk"]) == []
+
+
+def test_the_summary_takes_medians_and_ratios():
     rows = runner.summarise(fake_runs(), ["a", "b"], ENGINES)
     a, b = rows
-    assert (a["physbook_ms"], a["pymunk_ms"], a["box2d_ms"]) == (3.0, 2.5, 1.5)
-    assert a["physbook_ratio"] == pytest.approx(3.0 / 2.5)
-    assert a["physbook_ratio_range"] == (1.0, 2.0)        # 4/4 and 2/1
-    assert a["box2d_ratio_range"] == (0.5, 1.0)           # 2/4 and 1/1
-    assert b["physbook_ms"] == 9.0 and b["physbook_ratio"] == pytest.approx(a["physbook_ratio"])
-    assert "pymunk_ratio" not in a
+    assert (a["physbook_ms"], a["box2d3_ms"], a["pymunk_ms"]) == (3.0, 1.5, 2.5)
+    assert a["physbook_per_box2d3"] == pytest.approx(3.0 / 1.5)
+    assert a["physbook_per_box2d3_range"] == (2.0, 2.0)    # 2/1 and 4/2
+    assert a["pymunk_per_box2d3_range"] == (1.0, 2.0)      # 1/1 and 4/2
+    assert a["physbook_per_pymunk"] == pytest.approx(3.0 / 2.5)
+    assert a["physbook_per_pymunk_range"] == (1.0, 2.0)    # 4/4 and 2/1
+    assert b["physbook_ms"] == 9.0 and b["physbook_per_box2d3"] == pytest.approx(2.0)
+    assert "box2d3_per_pymunk" not in a and "physbook_quality" not in a
+    assert b["physbook_quality"] == {"top_drop_m": pytest.approx(0.2), "out": 0.5}
+    assert b["pymunk_quality"]["top_drop_m"] == pytest.approx(1.5)
 
 
-def test_the_table_has_a_row_per_scene_and_bold_ratios():
+def test_the_table_has_a_row_per_scene_bold_ratios_and_the_quality():
     text = runner.table(runner.summarise(fake_runs(), ["a", "b"], ENGINES), ENGINES)
     lines = text.splitlines()
-    assert lines[0] == ("| scene | bodies | physbook ms | pymunk ms | box2d ms | "
-                        "physbook ÷ pymunk | box2d ÷ pymunk |")
-    assert lines[2] == ("| a | 10 | 3.0000 | 2.5000 | 1.5000 | **1.20** (1.00–2.00) | "
-                        "**0.60** (0.50–1.00) |")
+    assert lines[0] == ("| scene | bodies | physbook ms | box2d3 ms | pymunk ms | "
+                        "physbook ÷ box2d3 | pymunk ÷ box2d3 | physbook ÷ pymunk | "
+                        "physbook quality | box2d3 quality | pymunk quality |")
+    assert lines[2] == ("| a | 10 | 3.0000 | 1.5000 | 2.5000 | **2.00** (2.00–2.00) | "
+                        "**1.67** (1.00–2.00) | **1.20** (1.00–2.00) | – | – | – |")
+    assert lines[3].endswith("| drop 200 mm; out 0.5 | drop 600 mm; out 0.5 | "
+                             "drop 1.5e+03 mm; out 0.5 |")
     assert len(lines) == 4
 
 
@@ -60,21 +79,69 @@ def test_runs_must_be_positive(capsys):
     assert raised.value.code == 2 and "--runs must be at least 1" in capsys.readouterr().err
 
 
+def test_an_engine_not_installed_is_left_out_with_one_line(tmp_path, capsys, monkeypatch):
+    """The binding of Box2D v3 failing to import: the run goes on without it, says so in
+    one line, and its column is not in the table."""
+    monkeypatch.setitem(sys.modules, "pyb2d3", None)    # import pyb2d3 raises ImportError
+    assert runner.available(["physbook", "box2d3", "pymunk"]) == ["physbook", "pymunk"]
+    assert capsys.readouterr().err == ("box2d3 is not installed (pip install pyb2d3): "
+                                       "measuring without it\n")
+    assert runner.main(["--runs", "1", "--scenes", "bounce", "--engines", "box2d3", "pymunk",
+                        "--json", str(tmp_path / "r.json"), "--png",
+                        str(tmp_path / "r.png")]) == 0
+    captured = capsys.readouterr()
+    assert "box2d3 is not installed" in captured.err
+    header = next(line for line in captured.out.splitlines() if line.startswith("| scene"))
+    assert header == "| scene | bodies | pymunk ms |"
+    assert [run["engine"] for run in json.loads((tmp_path / "r.json").read_text())["runs"]] \
+        == ["pymunk"]
+
+
 def test_one_real_run_of_the_bounce_scene(tmp_path, capsys):
-    """Fresh processes for physbook, physbook solving in parallel on two threads, and
-    pymunk on the one-ball scene: a table row, the JSON with every run, and the chart."""
+    """Fresh processes for physbook, Box2D v3, pymunk, physbook at 4 substeps and physbook
+    solving in parallel on two threads, on the one-ball scene: a table row with every
+    column, the JSON with every run, and the chart."""
+    pytest.importorskip("pyb2d3")
     out_json, out_png = tmp_path / "results.json", tmp_path / "ratios.png"
-    assert runner.main(["--runs", "1", "--scenes", "bounce", "--engines", "physbook",
-                        "pymunk", "physbook-parallel-2", "--json", str(out_json),
-                        "--png", str(out_png)]) == 0
-    printed = capsys.readouterr().out
-    assert "| bounce | 2 |" in printed
+    engines = ["physbook", "box2d3", "pymunk", "physbook-4", "physbook-parallel-2"]
+    assert runner.main(["--runs", "1", "--scenes", "bounce", "--engines", *engines,
+                        "--json", str(out_json), "--png", str(out_png)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    header = next(line for line in printed if line.startswith("| scene"))
+    row = next(line for line in printed if line.startswith("| bounce | 2 |"))
+    columns = header.strip("|").split("|")
+    assert len(columns) == 2 + 5 + 4 + 3          # times; ÷ box2d3; physbook's ÷ pymunk
+    assert len(row.strip("|").split("|")) == len(columns)
     results = json.loads(out_json.read_text())
     assert [(run["engine"], run["scene"]) for run in results["runs"]] == [
-        ("physbook", "bounce"), ("pymunk", "bounce"), ("physbook-parallel-2", "bounce")]
-    assert results["runs"][2]["threads"] == 2
+        (engine, "bounce") for engine in engines]
+    assert results["runs"][4]["threads"] == 2
     assert all(math.isfinite(run["ms_per_step"]) and run["ms_per_step"] > 0
-               and run["timed_steps"] == 540 for run in results["runs"])
-    assert results["summary"][0]["physbook_ratio"] == pytest.approx(
+               and run["timed_steps"] == 540 and run["bodies"] == 2
+               for run in results["runs"])
+    summary = results["summary"][0]
+    assert summary["physbook_per_box2d3"] == pytest.approx(
         results["runs"][0]["ms_per_step"] / results["runs"][1]["ms_per_step"])
+    assert summary["physbook-4_per_pymunk"] == pytest.approx(
+        results["runs"][3]["ms_per_step"] / results["runs"][2]["ms_per_step"])
     assert out_png.exists()
+
+
+def test_a_child_stops_at_max_steps_and_judges_a_box2d_scene():
+    """In this process: Box2D's joint grid (40 × 40, its 7 static circles not counted) for
+    25 steps, 20 untimed, in Box2D v3 and pymunk: a time, and the stretch of the joints."""
+    pytest.importorskip("pyb2d3")
+    for engine in ("box2d3", "pymunk"):
+        result = runner.child(engine, "b2-joint-grid", max_steps=25)
+        assert result["timed_steps"] == 5 and result["bodies"] == 40 * 40 - 7
+        assert math.isfinite(result["ms_per_step"]) and result["ms_per_step"] > 0
+        assert set(result["quality"]) == {"stretch_m"}
+        assert 0.0 < result["quality"]["stretch_m"] < 0.5   # 25 steps: far from apart
+    # --max-steps cuts the large scenes only: the one ball keeps its 600 steps (540 timed).
+    assert runner.child("pymunk", "bounce", max_steps=100)["timed_steps"] == 540
+
+
+def test_max_steps_must_be_at_least_two(capsys):
+    with pytest.raises(SystemExit) as raised:
+        runner.main(["--max-steps", "1"])
+    assert raised.value.code == 2 and "--max-steps must be at least 2" in capsys.readouterr().err
