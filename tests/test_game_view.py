@@ -417,15 +417,36 @@ def test_another_coroutine_runs_while_the_loop_runs():
 
 def test_without_a_browser_nothing_runs():
     game = TinyGame()
-    view = GameView(game)
-    assert not view.running and view.frames == 0 and game.step_count == 0
 
-    def start_without_a_loop():  # in a thread of its own: this one may run Playwright's
+    def made_and_started_without_a_loop():
+        # in a thread of its own: this one may run Playwright's loop, which the view would
+        # take for the kernel's and start in
+        view = GameView(game)
+        assert not view.running and view.frames == 0 and game.step_count == 0
         with pytest.raises(RuntimeError, match="running asyncio event loop"):
             view.start()
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(start_without_a_loop).result()
+        pool.submit(made_and_started_without_a_loop).result()
+
+
+def test_a_view_started_from_another_thread_starts_in_its_own_loop():
+    """start() called where no loop runs (a thread of the kernel's) starts the game in the
+    loop the view was made in."""
+    game = TinyGame()
+    clock = Clock()
+
+    async def main():
+        view = GameView(game, clock=clock, fps=1000.0, in_flight=1)
+        page = FakePage(view, clock, 1 / 64)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            await asyncio.wrap_future(pool.submit(view.start))
+        await asyncio.wait_for(page.inbox.get(), timeout=60)  # the first frame came
+        running_here = view._task.get_loop() is asyncio.get_running_loop()
+        view.stop()
+        return running_here
+
+    assert run_apart(main())
 
 
 @pytest.mark.parametrize(("arguments", "error", "named"), [
