@@ -46,15 +46,17 @@ class CompileNotice(numba_events.Listener):
     (standard error by default)."""
 
     def __init__(self, delay: float | None = NOTICE_DELAY, quiet_gap: float = QUIET_GAP,
-                 stream=None) -> None:
+                 stream=None, clock=time.perf_counter) -> None:
         super().__init__()
         self.delay = delay
         self.quiet_gap = quiet_gap
         self.stream = stream
+        self.clock = clock
         self.announced = 0  # waits announced in this process
         self._depth = 0  # compiles under way, the outermost first
         self._name = ""
         self._wait_announced = False
+        self._wait_started = -math.inf
         self._last_end = -math.inf
         self._timer: threading.Timer | None = None
         self._lock = threading.Lock()
@@ -64,15 +66,19 @@ class CompileNotice(numba_events.Listener):
         self._depth += 1
         if self._depth > 1 or not _is_physbook(event):
             return
+        now = self.clock()
         with self._lock:
-            if self._wait_announced and time.perf_counter() - self._last_end < self.quiet_gap:
+            if now - self._last_end >= self.quiet_gap:  # a new wait
+                self._wait_started, self._wait_announced = now, False
+            elif self._wait_announced:
                 return  # the same wait, already announced
             self._name = _kernel_name(event)
-            self._wait_announced = False
-        if self.delay is None:
+        # A wait is timed from its first compile: short compiles one after another add up.
+        remaining = None if self.delay is None else self.delay - (now - self._wait_started)
+        if remaining is None or remaining <= 0.0:
             self._announce()
         else:
-            self._timer = threading.Timer(self.delay, self._announce)
+            self._timer = threading.Timer(remaining, self._announce)
             self._timer.daemon = True
             self._timer.start()
 
@@ -84,7 +90,7 @@ class CompileNotice(numba_events.Listener):
             self._timer.cancel()
             self._timer = None
         with self._lock:
-            self._last_end = time.perf_counter()
+            self._last_end = self.clock()
 
     def _announce(self) -> None:
         with self._lock:

@@ -74,6 +74,14 @@ IMPULSE_SCENES: tuple[tuple[str, Callable, int], ...] = (
 PIPELINES = {"compiled": True, "staged": False}
 
 
+def run_on(scene, pipeline: str, steps: int):
+    """Run ``steps`` steps of ``scene`` on ``pipeline`` ("compiled" or "staged"); the
+    scene."""
+    scene.world.compiled = PIPELINES[pipeline]
+    scene.run(steps)
+    return scene
+
+
 def play_with(world: World, dt: float, steps: int = 10) -> None:
     """What a game does beside stepping: drag a body with a mouse joint, sense it, walk a
     character along the ground, and ask the world's queries."""
@@ -101,12 +109,11 @@ def use_the_tools(pipeline: str) -> None:
     with each broad phase (in a world and by hand), build trees each way, step the other
     solvers (block, and the soft step in row order, with joints), cast rays by hand, sweep
     to a time of impact, explode, and step chapter 5's Verlet cloth."""
-    compiled = PIPELINES[pipeline]
     # bodies removed and added (row moves, stale handles, contacts carried over)
     world = World(capacity=4, solver="impulse")
     world.add_body(Polygon.box(3.0, 0.5), position=(0.0, -0.5), kind="static")
     bodies = [world.add_body(Polygon.box(0.2, 0.2), position=(x, 0.2)) for x in (-1.0, 0.0, 1.0)]
-    world.compiled = compiled
+    world.compiled = PIPELINES[pipeline]
     world.run(5, scenes.DT)
     world.remove_body(bodies[0])
     world.add_body(Circle(0.2), position=(3.0, 1.0))
@@ -131,10 +138,8 @@ def use_the_tools(pipeline: str) -> None:
         decompose.decompose(notched, method)
     # every broad phase, and trees built by each insertion
     for broad_phase in BROAD_PHASES:
-        scene = scenes.pyramid(4, world=World(broad_phase=broad_phase))
-        scene.world.compiled = compiled
-        scene.run(5)
-    shape_boxes, shape_filters = broad_phase_input(scene.world)
+        world = run_on(scenes.pyramid(4, world=World(broad_phase=broad_phase)), pipeline, 5).world
+    shape_boxes, shape_filters = broad_phase_input(world)
     for find_pairs in BROAD_PHASES.values():
         find_pairs(shape_boxes, shape_filters)
     boxes = scenes.box_field("uniform", 50, seed=1)
@@ -147,8 +152,7 @@ def use_the_tools(pipeline: str) -> None:
         if joints:  # the block solver solves contacts only
             made.append(scenes.cradle(World(solver=solver, sleeping=False)))
         for scene in made:
-            scene.world.compiled = compiled
-            scene.run(5)
+            run_on(scene, pipeline, 5)
     # rays by hand, an explosion, a time of impact
     world = scenes.pyramid(3).world
     ray_cast_rows(world.shapes.arrays, world.bodies.origins, world.bodies.angles,
@@ -156,9 +160,9 @@ def use_the_tools(pipeline: str) -> None:
     world.explode((0.0, 0.5), radius=1.5, impulse=2.0, falloff=2.0)
     rod = Polygon.box(1.0, 0.1)
     ground = Polygon.box(5.0, 0.5)
-    sweep = toi.sweep((0.0, 3.0), (0.0, -3.0), 0.0, 2.0)
-    toi.time_of_impact(rod, sweep, ground, toi.sweep((0.0, 0.0), (0.0, 0.0)))
-    bilateral.time_of_impact(rod, sweep, ground, toi.sweep((0.0, 0.0), (0.0, 0.0)))
+    falling, still = toi.sweep((0.0, 3.0), (0.0, -3.0), 0.0, 2.0), toi.sweep((0, 0), (0, 0))
+    toi.time_of_impact(rod, falling, ground, still)
+    bilateral.time_of_impact(rod, falling, ground, still)
     # chapter 5's engine: a particle and a cloth that tears
     verlet_world = VerletWorld(iterations=4, damping=0.01)
     verlet_world.add_particle((0.0, 0.0))
@@ -175,9 +179,7 @@ def warm(pipeline: str, report: Callable[[str], None] = print) -> float:
     start = time.perf_counter()
     for name, make, steps in SCENES + (IMPULSE_SCENES if pipeline == "compiled" else ()):
         began = time.perf_counter()
-        scene = make()
-        scene.world.compiled = PIPELINES[pipeline]
-        scene.run(steps)
+        run_on(make(), pipeline, steps)
         report(f"{pipeline} step: {name} ready ({time.perf_counter() - began:.1f} s)")
     began = time.perf_counter()
     scene = scenes.pyramid(4)

@@ -74,3 +74,31 @@ def test_the_environment_turns_the_notice_off(monkeypatch):
     monkeypatch.setattr(compile_notice, "_installed", None)
     monkeypatch.setenv("PHYSBOOK_COMPILE_NOTICE", "0")
     assert compile_notice.install() is None
+
+
+class FakeEvent:
+    """What numba hands a listener: the dispatcher of the function it compiles."""
+
+    def __init__(self, name: str):
+        function = lambda: None  # noqa: E731
+        function.__module__, function.__qualname__ = "physbook.notice_probe", name
+        self.data = {"dispatcher": type("Dispatcher", (), {"py_func": function})()}
+
+
+def test_short_compiles_one_after_another_add_up_to_one_wait():
+    """Compiles each shorter than the delay, less than the quiet gap apart, are one wait,
+    timed from its first: announced when the next compile starts past the delay."""
+    now = [0.0]
+    notice = CompileNotice(delay=1.0, quiet_gap=2.0, stream=io.StringIO(),
+                           clock=lambda: now[0])
+    for start in (0.0, 0.6, 1.2):  # each lasts 0.5 s, 0.1 s apart
+        now[0] = start
+        notice.on_start(FakeEvent(f"k{start}"))
+        now[0] = start + 0.5
+        notice.on_end(FakeEvent(f"k{start}"))
+    # the third began 1.2 s into the wait: said at once (no timer)
+    assert notice.stream.getvalue().splitlines() == [FIRST_NOTICE] and notice.announced == 1
+    now[0] = 10.0  # long after: a new wait, not yet long enough to say
+    notice.on_start(FakeEvent("later"))
+    notice.on_end(FakeEvent("later"))
+    assert notice.announced == 1 and notice._timer is None

@@ -3,9 +3,9 @@
 // One file serves two players. As an anywidget module (the default export's render) it is
 // the live view of GameView: each frame arrives as one message, is drawn on the next
 // animation frame, and is acknowledged after drawing (in batches), so the kernel never sends
-// faster than the display shows. physbook.viz.replay inlines the same code in a plain script element
-// (the last line, the export, cut off) and calls physbookReplay to play frames embedded in
-// the page. A primitive is [code, style, numbers...], as physbook.viz.frame_encoding writes.
+// faster than the display shows. physbook.viz.replay inlines the same code in a plain script
+// element (the last line, the export, cut off) and calls physbookReplay to play frames
+// embedded in the page. A primitive is [code, style, numbers...], as physbook.viz.frame_encoding writes.
 // Plain DOM and canvas 2D only: no network, no other library.
 
 const FALLBACK_STYLE = { fill: null, line: "rgb(0, 0, 0)" };

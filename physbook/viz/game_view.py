@@ -19,9 +19,9 @@ browser says it has shown the view (so a notebook run with no browser, by nbval 
 never starts it). Once ``in_flight`` frames are on their way it awaits the browser's
 acknowledgement of the oldest, and while it waits the kernel reads other messages: input,
 buttons, other cells. The browser draws the oldest waiting frame on each display refresh
-(passing over the oldest when more than :data:`QUEUE_LIMIT` wait) and acknowledges frames in batches
-(:attr:`GameView.ack_every`, :data:`ACK_INTERVAL`), so frames go out no faster than the
-display shows them and never pile up in a slow browser. A kernel may read the page's
+(passing over the oldest when more than :data:`QUEUE_LIMIT` wait) and acknowledges frames
+in batches (:attr:`GameView.ack_every`, :data:`ACK_INTERVAL`), so frames go out no faster
+than the display shows them and never pile up in a slow browser. A kernel may read the page's
 messages on a thread of its own (an ipykernel subshell); the view hands each to the game's
 loop (``call_soon_threadsafe``), so one thread steps the world.
 
@@ -403,9 +403,9 @@ class GameView(anywidget.AnyWidget):
         """The page has handled every frame up to number ``frame`` and drawn ``drawn`` of
         those it had not yet acknowledged (the others a newer frame overtook before the
         display refreshed): their places go to new frames."""
-        now = self._clock()
-        self._frames_drawn += max(drawn, 0)
-        self._ack_times.extend([now] * max(drawn, 0))
+        now, drawn = self._clock(), max(drawn, 0)
+        self._frames_drawn += drawn
+        self._ack_times.extend([now] * drawn)
         self._forget_old_acks(now)
         while self._unacknowledged and self._unacknowledged[0][0] <= frame:
             self._unacknowledged.popleft()[1].set_result(None)
