@@ -71,7 +71,9 @@ class StepArgs(NamedTuple):
     a :class:`StepState`: the world's columns and the buffers kept between steps.
 
     ``bodies``, ``shapes`` and ``filter_columns`` are the body and shape tables' columns;
-    ``boxes``, ``filters`` and ``margins`` the broad phase's input, filled each step;
+    ``boxes``, ``filters`` and ``margins`` the broad phase's input, filled each step, with
+    ``drifts`` each body's drift over the step
+    (:func:`~physbook.dynamics.motion.speculative_margins`);
     ``distance`` the solver's speculative distance (m); ``tree`` the tree stage's arrays
     and settings (:class:`~physbook.broadphase.tree.TreeStage`, its ``known`` and ``keys``
     replaced each step); ``joints`` None in a world without joints (``joint_bodies`` then
@@ -95,6 +97,7 @@ class StepArgs(NamedTuple):
     boxes: tuple
     filters: tuple
     margins: np.ndarray
+    drifts: np.ndarray
     distance: float
     tree: TreeStage
     joints: tuple | None
@@ -194,7 +197,8 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
         if wake_before_step(bodies, labels, marks, sleeping) == 0:
             return StepResult(QUIET, 0, keys, 0, old_count, 0, nothing)
         save_motion(bodies, saved)
-    step_margins(shapes.body, reaches.shapes, bodies, args.distance, dt, margins)
+    drifts = args.drifts
+    step_margins(shapes.body, reaches.shapes, bodies, args.distance, dt, margins, drifts)
     # Broad phase: the library's tree.
     boxes, filters = args.boxes, args.filters
     boxes_and_filters(shapes, bodies, filter_columns, margins, boxes.lower, boxes.upper,
@@ -224,13 +228,14 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
             return StepResult(NEED_ROOM, 0, keys, inserted, pairs.shape[0], sensed.shape[0],
                               nothing)
         sensor_count = update_contacts(sensed, shapes, surfaces, rules, bodies.origins,
-                                       bodies.angles, held.zero_margins, bodies.awake,
+                                       bodies.angles, held.zero_margins, drifts[:0],
+                                       bodies.awake,
                                        sensor_old, sensors.old_count, sensor_new, narrow)
     elif pairs.shape[0] > new_contacts.point_counts.shape[0]:
         return StepResult(NEED_ROOM, 0, keys, inserted, pairs.shape[0], 0, nothing)
     # Narrow phase, impulses carried over by shape ids and feature ids.
     contact_count = update_contacts(pairs, shapes, surfaces, rules, bodies.origins,
-                                    bodies.angles, margins, bodies.awake, old_contacts,
+                                    bodies.angles, margins, drifts, bodies.awake, old_contacts,
                                     old_count, new_contacts, narrow)
     contacts = contact_rows(new_contacts, contact_count)
     if sleeping:

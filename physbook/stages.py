@@ -93,15 +93,17 @@ def check_state(bodies) -> int:
 
 
 @njit(refcounted=False)
-def step_margins(shape_bodies, reaches, bodies, distance, dt, margins):
-    """The margins stage: each shape's speculative margin (m) into ``margins`` (S,), for
-    a solver that takes speculative contacts within ``distance`` (m; see
+def step_margins(shape_bodies, reaches, bodies, distance, dt, margins, drifts):
+    """The margins stage: each shape's speculative margin (m) into ``margins`` (S,) and
+    each body's drift over the step into ``drifts`` (B, 2), for a solver that takes
+    speculative contacts within ``distance`` (m; see
     :func:`~physbook.dynamics.motion.speculative_margins`), else zero: touching only.
     ``reaches`` (S,) is the first of :func:`~physbook.continuous.shape_reaches`."""
     if distance > 0.0:
-        speculative_margins(shape_bodies, reaches, bodies, distance, dt, margins)
+        speculative_margins(shape_bodies, reaches, bodies, distance, dt, margins, drifts)
     else:
         margins[:] = 0.0
+        drifts[:] = 0.0
 
 
 @njit(refcounted=False)

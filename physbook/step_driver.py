@@ -199,8 +199,9 @@ class StepDriver:
         # How close shapes must come to get a contact: touching, or, for a solver that takes
         # speculative contacts, as close as they may come within the step.
         reaches = shape_reaches(shapes, bodies.local_centers)
+        drifts = np.empty((count, 2))
         step_margins(shapes.body, reaches.shapes, bodies,
-                     getattr(self._solver, "speculative_distance", 0.0), dt, margins)
+                     getattr(self._solver, "speculative_distance", 0.0), dt, margins, drifts)
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
         pairs = self.find_pairs(shapes, bodies, boxes, filters, margins)
         # Sensors only report overlaps: their pairs get no contact, only an overlap test.
@@ -212,7 +213,8 @@ class StepDriver:
             current, old_count, spare = sensors.sets(len(sensed))
             sensors.accept(update_contacts(
                 sensed, shapes, surfaces, rules, bodies.origins, bodies.angles,
-                self._zero_margins[:len(margins)], bodies.awake, current, old_count, spare,
+                self._zero_margins[:len(margins)], drifts[:0], bodies.awake, current,
+                old_count, spare,
                 narrow))
         elif sensors.count:
             sensors.clear()
@@ -221,7 +223,7 @@ class StepDriver:
         # Each row's surface comes from its shapes' and the world's rules (chapter 16).
         current, old_count, spare = self._contacts.sets(len(pairs))
         self._contacts.accept(update_contacts(
-            pairs, shapes, surfaces, rules, bodies.origins, bodies.angles, margins,
+            pairs, shapes, surfaces, rules, bodies.origins, bodies.angles, margins, drifts,
             bodies.awake, current, old_count, spare, narrow))
         contacts = self._contacts.arrays
         if self._log.hooks.pre_solving:  # the game's say on each contact, before the solver
@@ -400,7 +402,7 @@ class StepDriver:
                              sleep.slowest[:count], sleep.linear_speed, sleep.angular_speed,
                              sleep.time_to_sleep)
         handle = new_step_state(StepArgs(
-            bodies, shapes, self._shapes.filters, boxes, filters, margins,
+            bodies, shapes, self._shapes.filters, boxes, filters, margins, np.zeros((count, 2)),
             solver.speculative_distance, tree.stage_arrays(shape_count),
             joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
             (current, spare), narrow_scratch(shapes, count), self._snapshot.buffers(count),

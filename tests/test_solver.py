@@ -475,7 +475,8 @@ def test_speculative_margins_match_the_farthest_point_of_each_shape():
     margins = np.zeros(len(shapes.ids))
     distance, dt = 0.02, 1.0 / 60.0
     reaches = shape_reaches(shapes, bodies.local_centers)[0]
-    speculative_margins(shapes.body, reaches, bodies, distance, dt, margins)
+    drifts = np.zeros((len(bodies.kinds), 2))
+    speculative_margins(shapes.body, reaches, bodies, distance, dt, margins, drifts)
     farthest = []
     for row in range(len(shapes.ids)):
         start, count = shapes.vertex_start[row], shapes.vertex_count[row]
@@ -485,6 +486,7 @@ def test_speculative_margins_match_the_farthest_point_of_each_shape():
     expected = distance + dt * (speeds + np.array([2.5, 2.5, 0.0]) * farthest)
     np.testing.assert_allclose(margins, expected, rtol=4 * np.finfo(float).eps)
     assert margins[2] == distance + dt * 1.0
+    np.testing.assert_array_equal(drifts, dt * bodies.velocities)
 
 
 

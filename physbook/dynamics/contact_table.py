@@ -37,6 +37,7 @@ from physbook.dynamics.contact_surface import (
     contact_surface,
     no_rules,
 )
+from physbook.dynamics.motion import pair_margin
 from physbook.geometry.shape_table import ShapeArrays, ShapeTable
 from physbook.geometry.surface import FRICTION, RESTITUTION, SURFACE_WIDTH, surface_row
 
@@ -92,12 +93,15 @@ def contact_rows(columns, count):
 
 
 @njit(refcounted=False)
-def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, awake, old,
-                    old_count, new, scratch):
+def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, drifts, awake,
+                    old, old_count, new, scratch):
     """The narrow phase over candidate ``pairs``, into the rows of ``new``; returns their count.
 
-    Each pair that touches, or whose gap is at most the sum of its shapes' ``margins`` (m;
-    a *speculative* contact, with negative depth), gets a row: its manifold, its surface
+    Each pair that touches, or whose gap is at most its margin (m; a *speculative* contact,
+    with negative depth), gets a row. The margin is the sum of its shapes' ``margins``
+    (S,), with each body's own drift over the step replaced by the drift of one body
+    relative to the other when ``drifts`` (B, 2) has rows
+    (:func:`~physbook.dynamics.motion.pair_margin`). A row holds its manifold, its surface
     from its shapes' ``surfaces`` (S, 6) (friction, restitution, tangent speed, and
     whether it acts: :func:`~physbook.dynamics.contact_surface.contact_surface`), changed
     by the world's ``rules`` (:class:`~physbook.dynamics.contact_surface.ContactRules`),
@@ -157,7 +161,8 @@ def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, aw
                 row += 1
             continue
         count = collide_rows(a, b, kind, body, radius, vertex_start, vertex_count, vertices,
-                             normals, origins, cosines, sines, margins[a] + margins[b],
+                             normals, origins, cosines, sines,
+                             pair_margin(margins, drifts, body, a, b),
                              scratch_vertices, scratch_normals, contact_normals[row],
                              points[row], depths[row], features[row])
         if count == 0:
@@ -246,6 +251,10 @@ def mark_pairs_of(keys, ids, marked):
         i = np.searchsorted(ids, a)
         j = np.searchsorted(ids, b)
         marked[k] = (i < ids.shape[0] and ids[i] == a) or (j < ids.shape[0] and ids[j] == b)
+
+
+#: No drifts: a pair's margin is the sum of its shapes' margins, as given.
+_NO_DRIFTS = np.zeros((0, 2))
 
 
 def _column(value, name: str, shape: tuple, dtype) -> None:
@@ -416,7 +425,7 @@ class ContactTable(CachesViews):
             _column(awake, "awake", (len(origins),), np.bool_)
         current, count, spare = self.sets(len(pairs))
         self.accept(update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins,
-                                    awake, current, count, spare,
+                                    _NO_DRIFTS, awake, current, count, spare,
                                     narrow_scratch(shapes, len(origins))))
 
     def sets(self, rows: int) -> tuple[ContactColumns, int, ContactColumns]:
