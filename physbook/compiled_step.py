@@ -201,8 +201,8 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
     step_margins(shapes.body, reaches.shapes, bodies, args.distance, dt, margins, drifts)
     # Broad phase: the library's tree.
     boxes, filters = args.boxes, args.filters
-    boxes_and_filters(shapes, bodies, filter_columns, margins, boxes.lower, boxes.upper,
-                      filters)
+    boxes_and_filters(shapes, bodies, filter_columns, margins, drifts, boxes.lower,
+                      boxes.upper, filters)
     if synced:
         # Synced again, the tree would see no displacement and might refit fat boxes the
         # staged step keeps; its keys are already this step's.
@@ -229,14 +229,15 @@ def compiled_step(args, tree, synced, old_contacts, old_count, new_contacts, sen
                               nothing)
         sensor_count = update_contacts(sensed, shapes, surfaces, rules, bodies.origins,
                                        bodies.angles, held.zero_margins, drifts[:0],
-                                       bodies.awake,
+                                       (drifts[:0], drifts[:0]), bodies.awake,
                                        sensor_old, sensors.old_count, sensor_new, narrow)
     elif pairs.shape[0] > new_contacts.point_counts.shape[0]:
         return StepResult(NEED_ROOM, 0, keys, inserted, pairs.shape[0], 0, nothing)
     # Narrow phase, impulses carried over by shape ids and feature ids.
     contact_count = update_contacts(pairs, shapes, surfaces, rules, bodies.origins,
-                                    bodies.angles, margins, drifts, bodies.awake, old_contacts,
-                                    old_count, new_contacts, narrow)
+                                    bodies.angles, margins, drifts, (boxes.lower, boxes.upper),
+                                    bodies.awake, old_contacts, old_count, new_contacts,
+                                    narrow)
     contacts = contact_rows(new_contacts, contact_count)
     if sleeping:
         wake_touched(contacts.bodies, joint_bodies, bodies.kinds, bodies.awake,

@@ -19,7 +19,7 @@ import numpy as np
 from physbook._jit import njit
 from physbook.broadphase.filters import ShapeFilters, shape_filters
 from physbook.broadphase.pairs import ShapeBoxes
-from physbook.dynamics.motion import speculative_margins
+from physbook.dynamics.motion import speculative_margins, sweep_boxes
 from physbook.dynamics.snapshot import first_non_finite_fast
 from physbook.events import contact_states_into
 from physbook.geometry.shape_table import shape_aabbs
@@ -52,7 +52,7 @@ STEP_STAGES = (
     Stage("save motion", 4, "body motion", "saved state",
           "once something is awake, keep the motion the step will change",
           ("save_motion",)),
-    Stage("margins", 10, "velocities, shape reaches", "shape margins",
+    Stage("margins", 10, "velocities, shape reaches", "shape margins, body drifts",
           "how close two shapes may come within the step: a speculative contact's reach",
           ("step_margins",)),
     Stage("broad phase", 12, "poses, margins, filters", "shape pairs",
@@ -107,12 +107,15 @@ def step_margins(shape_bodies, reaches, bodies, distance, dt, margins, drifts):
 
 
 @njit(refcounted=False)
-def boxes_and_filters(shapes, bodies, filter_columns, margins, lower, upper, filters):
-    """What the broad phase reads: each shape's world box grown by its margin (``lower``,
-    ``upper`` (S, 2), m) and its filter (``filters``, a
+def boxes_and_filters(shapes, bodies, filter_columns, margins, drifts, lower, upper,
+                      filters):
+    """What the broad phase reads: each shape's world box grown by its margin and swept
+    along its body's drift over the step (``lower``, ``upper`` (S, 2), m;
+    :func:`~physbook.dynamics.motion.sweep_boxes`) and its filter (``filters``, a
     :class:`~physbook.broadphase.filters.ShapeFilters`), from the shapes' filter columns
     and the bodies' kinds."""
     shape_aabbs(shapes, bodies.origins, bodies.angles, margins, lower, upper)
+    sweep_boxes(shapes.body, drifts, lower, upper)
     shape_filters(shapes.body, filter_columns.category, filter_columns.mask,
                   filter_columns.group, bodies.kinds, filters)
 

@@ -203,7 +203,7 @@ class StepDriver:
         step_margins(shapes.body, reaches.shapes, bodies,
                      getattr(self._solver, "speculative_distance", 0.0), dt, margins, drifts)
         # Broad phase: the shape pairs whose boxes overlap and whose filters allow a contact.
-        pairs = self.find_pairs(shapes, bodies, boxes, filters, margins)
+        pairs = self.find_pairs(shapes, bodies, boxes, filters, margins, drifts)
         # Sensors only report overlaps: their pairs get no contact, only an overlap test.
         narrow, sensors = narrow_scratch(shapes, count), self._sensor_contacts
         surfaces = self._shapes.surfaces
@@ -213,8 +213,8 @@ class StepDriver:
             current, old_count, spare = sensors.sets(len(sensed))
             sensors.accept(update_contacts(
                 sensed, shapes, surfaces, rules, bodies.origins, bodies.angles,
-                self._zero_margins[:len(margins)], drifts[:0], bodies.awake, current,
-                old_count, spare,
+                self._zero_margins[:len(margins)], drifts[:0], (drifts[:0], drifts[:0]),
+                bodies.awake, current, old_count, spare,
                 narrow))
         elif sensors.count:
             sensors.clear()
@@ -224,7 +224,7 @@ class StepDriver:
         current, old_count, spare = self._contacts.sets(len(pairs))
         self._contacts.accept(update_contacts(
             pairs, shapes, surfaces, rules, bodies.origins, bodies.angles, margins, drifts,
-            bodies.awake, current, old_count, spare, narrow))
+            (boxes.lower, boxes.upper), bodies.awake, current, old_count, spare, narrow))
         contacts = self._contacts.arrays
         if self._log.hooks.pre_solving:  # the game's say on each contact, before the solver
             self._log.hooks.run_pre_solve(contacts, self._shapes.filters.category, shapes.ids,
@@ -448,10 +448,10 @@ class StepDriver:
             "too large for the step"
         )
 
-    def find_pairs(self, shapes, bodies, boxes, filters, margins) -> np.ndarray:
-        """The broad phase stage: fill the boxes (grown by the margins) and filters of every
-        shape, ask for pairs."""
-        boxes_and_filters(shapes, bodies, self._shapes.filters, margins, boxes.lower,
+    def find_pairs(self, shapes, bodies, boxes, filters, margins, drifts) -> np.ndarray:
+        """The broad phase stage: fill the boxes (grown by the margins, swept along the
+        drifts) and filters of every shape, ask for pairs."""
+        boxes_and_filters(shapes, bodies, self._shapes.filters, margins, drifts, boxes.lower,
                           boxes.upper, filters)
         if self._trusted_pairs:
             pairs = self._broad_phase.pairs(boxes, filters)

@@ -145,3 +145,34 @@ def test_max_steps_must_be_at_least_two(capsys):
     with pytest.raises(SystemExit) as raised:
         runner.main(["--max-steps", "1"])
     assert raised.value.code == 2 and "--max-steps must be at least 2" in capsys.readouterr().err
+
+
+def test_a_watched_run_takes_every_step_and_looks_after_each_run_of_steps():
+    """25 steps, 3 untimed: the timed 22 run as 10, 10 and 2, each followed by a look."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from timing import mean_step_ms
+
+    events = []
+    mean_step_ms(lambda dt: events.append("step"), 0.01, 25, 3,
+                 watch=lambda: events.append("look"), every=10)
+    assert events == ["step"] * 13 + ["look"] + ["step"] * 10 + ["look"] + ["step"] * 2 + [
+        "look"]
+
+
+def test_the_judge_reports_the_deepest_sink_it_saw_and_the_last():
+    sinks = iter([0.3, 0.5, 0.2, 0.1])
+
+    class Scene:
+        @staticmethod
+        def quality(origins, angles):
+            return {"sink_m": next(sinks)}
+
+    class Built:
+        @staticmethod
+        def state():
+            return None, None
+
+    judge = runner.Judge(Scene(), Built())
+    for _ in range(3):
+        judge.watch()
+    assert judge() == {"sink_m": 0.1, "deepest_sink_m": 0.5}

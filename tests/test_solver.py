@@ -461,9 +461,9 @@ def test_motion_takes_the_series_for_small_turns_and_the_library_for_large():
 
 
 def test_speculative_margins_match_the_farthest_point_of_each_shape():
-    """A shape's margin is d + dt·(|v| + |ω|·R), R the farthest of its points from its
+    """A shape's own margin is d + dt·|ω|·R, R the farthest of its points from its
     body's centre of mass, found here by brute force over its vertices; a body
-    that does not turn gets d + dt·|v| whatever its reach."""
+    that does not turn gets d whatever its reach, and each body drifts dt·v."""
     from physbook.continuous import shape_reaches
     from physbook.dynamics.motion import speculative_margins
 
@@ -482,10 +482,9 @@ def test_speculative_margins_match_the_farthest_point_of_each_shape():
         start, count = shapes.vertex_start[row], shapes.vertex_count[row]
         arms = shapes.vertices[start:start + count] - bodies.local_centers[shapes.body[row]]
         farthest.append(np.hypot(arms[:, 0], arms[:, 1]).max() + shapes.radius[row])
-    speeds = np.array([5.0, 5.0, 1.0])
-    expected = distance + dt * (speeds + np.array([2.5, 2.5, 0.0]) * farthest)
+    expected = distance + dt * np.array([2.5, 2.5, 0.0]) * farthest
     np.testing.assert_allclose(margins, expected, rtol=4 * np.finfo(float).eps)
-    assert margins[2] == distance + dt * 1.0
+    assert margins[2] == distance
     np.testing.assert_array_equal(drifts, dt * bodies.velocities)
 
 

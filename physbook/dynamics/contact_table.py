@@ -93,22 +93,25 @@ def contact_rows(columns, count):
 
 
 @njit(refcounted=False)
-def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, drifts, awake,
-                    old, old_count, new, scratch):
+def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, drifts, boxes,
+                    awake, old, old_count, new, scratch):
     """The narrow phase over candidate ``pairs``, into the rows of ``new``; returns their count.
 
     Each pair that touches, or whose gap is at most its margin (m; a *speculative* contact,
-    with negative depth), gets a row. The margin is the sum of its shapes' ``margins``
-    (S,), with each body's own drift over the step replaced by the drift of one body
-    relative to the other when ``drifts`` (B, 2) has rows
-    (:func:`~physbook.dynamics.motion.pair_margin`). A row holds its manifold, its surface
-    from its shapes' ``surfaces`` (S, 6) (friction, restitution, tangent speed, and
-    whether it acts: :func:`~physbook.dynamics.contact_surface.contact_surface`), changed
-    by the world's ``rules`` (:class:`~physbook.dynamics.contact_surface.ContactRules`),
-    and, for each point whose feature id it had in ``old`` (rows 0 .. old_count − 1), the
-    impulses that point received there (0 for a new point). ``pairs`` are shape rows
-    sorted by row; ``old`` is sorted by shape id, and ids grow with rows, so one merge
-    walk finds every match.
+    with negative depth), gets a row. The margin is the sum of its shapes' ``margins`` (S,),
+    plus the drift of one body relative to the other when ``drifts`` (B, 2) has rows
+    (:func:`~physbook.dynamics.motion.pair_margin`). When ``boxes`` (lower and upper
+    corners, (S, 2) each) hold the shapes' boxes grown by their margins and swept along
+    their drifts (the broad phase's), a pair whose boxes are apart by more than that
+    relative drift is passed over before its manifold is worked out: each shape lies in its
+    box, so the two are farther apart than their margin. A row holds its manifold, its
+    surface from its shapes' ``surfaces`` (S, 6) (friction, restitution, tangent speed, and
+    whether it acts: :func:`~physbook.dynamics.contact_surface.contact_surface`), changed by
+    the world's ``rules`` (:class:`~physbook.dynamics.contact_surface.ContactRules`), and,
+    for each point whose feature id it had in ``old`` (rows 0 .. old_count − 1), the
+    impulses that point received there (0 for a new point). ``pairs`` are shape rows sorted
+    by row; ``old`` is sorted by shape id, and ids grow with rows, so one merge walk finds
+    every match.
 
     A pair whose bodies are both not ``awake`` (asleep, or asleep and static; chapter 11)
     has not moved: its old row is copied as it was, impulses included, and no manifold is
@@ -116,6 +119,7 @@ def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, dr
     :class:`~physbook.collision.manifold.NarrowScratch` of the shapes and bodies.
     """
     ids, kind, body, radius, vertex_start, vertex_count, vertices, normals = shapes
+    lower, upper = boxes
     scratch_vertices, scratch_normals = scratch.vertices, scratch.normals
     cosines, sines, done, unturned = scratch.cosines, scratch.sines, scratch.done, scratch.unturned
     pair_rotations(pairs, body, angles, cosines, sines, done, awake, unturned)
@@ -160,9 +164,12 @@ def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, dr
                 flags[row] = old.flags[old_row]
                 row += 1
             continue
+        margin = pair_margin(margins, drifts, body, a, b)
+        # The boxes, grown by both margins, are apart by at most the gap less the margins.
+        if lower.shape[0] and box_gap(lower, upper, a, b) > margin - margins[a] - margins[b]:
+            continue
         count = collide_rows(a, b, kind, body, radius, vertex_start, vertex_count, vertices,
-                             normals, origins, cosines, sines,
-                             pair_margin(margins, drifts, body, a, b),
+                             normals, origins, cosines, sines, margin,
                              scratch_vertices, scratch_normals, contact_normals[row],
                              points[row], depths[row], features[row])
         if count == 0:
@@ -198,6 +205,14 @@ def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, dr
                         break
         row += 1
     return row
+
+
+@njit(refcounted=False, inline=True)
+def box_gap(lower, upper, a, b):
+    """How far apart the boxes of rows ``a`` and ``b`` of ``lower`` and ``upper`` (S, 2)
+    are along the axis that parts them most (m; negative when they overlap)."""
+    return max(lower[b, 0] - upper[a, 0], lower[a, 0] - upper[b, 0],
+               lower[b, 1] - upper[a, 1], lower[a, 1] - upper[b, 1])
 
 
 @njit(refcounted=False)
@@ -255,6 +270,8 @@ def mark_pairs_of(keys, ids, marked):
 
 #: No drifts: a pair's margin is the sum of its shapes' margins, as given.
 _NO_DRIFTS = np.zeros((0, 2))
+#: No boxes: every pair's manifold is worked out.
+_NO_BOXES = (np.zeros((0, 2)), np.zeros((0, 2)))
 
 
 def _column(value, name: str, shape: tuple, dtype) -> None:
@@ -425,7 +442,7 @@ class ContactTable(CachesViews):
             _column(awake, "awake", (len(origins),), np.bool_)
         current, count, spare = self.sets(len(pairs))
         self.accept(update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins,
-                                    _NO_DRIFTS, awake, current, count, spare,
+                                    _NO_DRIFTS, _NO_BOXES, awake, current, count, spare,
                                     narrow_scratch(shapes, len(origins))))
 
     def sets(self, rows: int) -> tuple[ContactColumns, int, ContactColumns]:

@@ -225,26 +225,25 @@ def update_origins(bodies):
 
 @njit(refcounted=False)
 def speculative_margins(shape_bodies, reaches, bodies, distance, dt, margins, drifts):
-    """How close two shapes must come to be given a contact this step: ``margins`` (S,), m,
-    and each body's drift over the step, ``drifts`` (B, 2), m.
+    """How close two shapes must come to be given a contact this step: each shape's own
+    margin, ``margins`` (S,), m, and each body's drift over the step, ``drifts`` (B, 2), m.
 
-    A shape of a body moving at v and turning at ω, whose farthest point is R from the
-    centre of mass (``reaches`` (S,), the first of
+    A body moving at v drifts v·dt in a step, and a shape of a body turning at ω, whose
+    farthest point is R from the centre of mass (``reaches`` (S,), the first of
     :func:`~physbook.continuous.shape_reaches`; ``shape_bodies`` (S,) each shape's body),
-    moves at most (|v| + |ω|·R)·dt in a step; its margin is that plus ``distance``. The
-    broad phase grows each shape's box by its margin. A pair may touch before the step
-    ends only if its gap is at most d_a + d_b + |v_a − v_b|·dt + (|ω_a|·R_a + |ω_b|·R_b)·dt
-    (the closest points approach at most at the relative speed of the bodies plus each
-    one's turn), which is the sum of the margins with each body's own drift v·dt replaced
-    by the drift of one relative to the other (:func:`pair_margin`); such a pair gets a
-    *speculative* contact that the solver lets close, but not pass. A crowd moving
-    together needs no speculative contact for its common motion.
+    turns its points by at most |ω|·R·dt about it. The shape's own margin is that turn
+    plus ``distance``. Two shapes' closest points approach at most at the bodies'
+    relative velocity plus each one's turn, so a pair may touch before the step ends only
+    if its gap is at most its *pair margin* (:func:`pair_margin`),
+    m_a + m_b + |v_a − v_b|·dt; such a pair gets a *speculative* contact that the solver
+    lets close, but not pass. A crowd moving together needs no speculative contact for its
+    common motion. The broad phase sweeps each shape's box along its drift and grows it by
+    its own margin (:func:`sweep_boxes`), which finds every such pair.
     """
-    velocities, angular_velocities = bodies.velocities, bodies.angular_velocities
+    angular_velocities = bodies.angular_velocities
     for s in range(shape_bodies.shape[0]):
-        b = shape_bodies[s]
-        speed = math.sqrt(velocities[b, 0] ** 2 + velocities[b, 1] ** 2)
-        margins[s] = distance + dt * (speed + abs(angular_velocities[b]) * reaches[s])
+        margins[s] = distance + dt * abs(angular_velocities[shape_bodies[s]]) * reaches[s]
+    velocities = bodies.velocities
     for b in range(drifts.shape[0]):
         drifts[b, 0] = dt * velocities[b, 0]
         drifts[b, 1] = dt * velocities[b, 1]
@@ -253,15 +252,28 @@ def speculative_margins(shape_bodies, reaches, bodies, distance, dt, margins, dr
 @njit(refcounted=False, inline=True)
 def pair_margin(margins, drifts, body, a, b):
     """How far apart shapes ``a`` and ``b`` (rows; ``body`` each shape's body row) may be
-    and still get a contact this step (m): the sum of their ``margins`` (S,), with each
-    body's own drift replaced by their relative drift when ``drifts`` (B, 2) has rows
-    (:func:`speculative_margins`), the sum alone when it has none (touching only, or
-    margins given by hand). By the triangle inequality it is never more than the sum."""
+    and still get a contact this step (m): the sum of their ``margins`` (S,), plus the
+    drift of one body relative to the other when ``drifts`` (B, 2) has rows
+    (:func:`speculative_margins`)."""
     margin = margins[a] + margins[b]
     if drifts.shape[0] == 0:
         return margin
     body_a, body_b = body[a], body[b]
-    xa, ya, xb, yb = drifts[body_a, 0], drifts[body_a, 1], drifts[body_b, 0], drifts[body_b, 1]
-    own = math.sqrt(xa * xa + ya * ya) + math.sqrt(xb * xb + yb * yb)
-    relative = math.sqrt((xa - xb) ** 2 + (ya - yb) ** 2)
-    return margin - own + relative
+    return margin + math.sqrt((drifts[body_a, 0] - drifts[body_b, 0]) ** 2
+                              + (drifts[body_a, 1] - drifts[body_b, 1]) ** 2)
+
+
+@njit(refcounted=False)
+def sweep_boxes(shape_bodies, drifts, lower, upper):
+    """Stretch each shape's box (``lower``, ``upper`` (S, 2), m) over the path of its body's
+    drift (``drifts`` (B, 2), m; ``shape_bodies`` (S,) each shape's body): the box then holds
+    the shape all through the step, whatever the pair it meets. Two shapes whose swept boxes,
+    grown by their own margins, are apart cannot come within their pair margin."""
+    for s in range(shape_bodies.shape[0]):
+        b = shape_bodies[s]
+        for k in range(2):
+            drift = drifts[b, k]
+            if drift < 0.0:
+                lower[s, k] += drift
+            else:
+                upper[s, k] += drift
