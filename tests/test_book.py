@@ -44,10 +44,23 @@ def source(cell: dict) -> str:
     return text if isinstance(text, str) else "".join(text)
 
 
+#: A notebook's name: a chapter, ``NN_slug.ipynb``, or an appendix, ``A_slug.ipynb`` (a
+#: capital letter), which sorts after every chapter.
+NOTEBOOK_NAME = r"(?:\d\d|[A-Z])_[a-z0-9_]+\.ipynb"
+
+
 def test_book_has_chapters():
     assert NOTEBOOKS, "book/ holds no notebooks"
     for path in NOTEBOOKS:
-        assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", path.name), path.name
+        assert re.fullmatch(NOTEBOOK_NAME, path.name), path.name
+
+
+def test_the_appendices_come_after_the_chapters():
+    names = [path.name for path in NOTEBOOKS]
+    appendices = [name for name in names if not name[:2].isdigit()]
+    assert "A_making_it_fast.ipynb" in appendices
+    assert names == sorted(name for name in names if name[:2].isdigit()) + sorted(appendices)
+    assert names.index("A_making_it_fast.ipynb") > names.index("17_a_game.ipynb")
 
 
 def stored_text(path: Path) -> str:
@@ -223,7 +236,7 @@ def test_every_notebook_is_in_the_readme_table():
     rows = [line for line in readme.splitlines() if line.startswith("|")]
     for path in NOTEBOOKS:
         assert any(path.name in row for row in rows), f"README's chapter table lacks {path.name}"
-    for name in re.findall(r"\b\d\d_[a-z0-9_]+\.ipynb", "\n".join(rows)):
+    for name in re.findall(rf"\b{NOTEBOOK_NAME}", "\n".join(rows)):
         assert (BOOK / name).exists(), f"README lists {name}, which is not in book/"
 
 

@@ -1,4 +1,5 @@
-"""The preface's table of chapters lists the chapters the book has, and no others."""
+"""The preface's table of chapters lists the chapters and appendices the book has, and no
+others."""
 
 from __future__ import annotations
 
@@ -16,3 +17,10 @@ def test_the_table_of_chapters_lists_exactly_the_notebooks():
     listed = [int(number) for number in re.findall(r"^\| (\d+) \|", section, re.MULTILINE)]
     present = sorted(int(path.name[:2]) for path in BOOK.glob("[0-9][0-9]_*.ipynb"))
     assert listed == present, f"the preface lists chapters {listed}; the book has {present}"
+    # The appendices, by letter, after the chapters.
+    letters = re.findall(r"^\| ([A-Z]) \|", section, re.MULTILINE)
+    appendices = sorted(path.name[0] for path in BOOK.glob("[A-Z]_*.ipynb"))
+    assert letters == appendices, (
+        f"the preface lists appendices {letters}; the book has {appendices}")
+    rows = re.findall(r"^\| (\d+|[A-Z]) \|", section, re.MULTILINE)
+    assert rows[len(listed):] == letters, "the appendices come after the chapters"

@@ -184,12 +184,15 @@ def test_the_api_reference_fetches_nothing_from_the_network(exported, name):
 
 
 def test_chapter_notebooks_picks_chapters_by_number(tmp_path):
-    for name in ("00_preface.ipynb", "02_integration.ipynb", "10_stacking.ipynb", "notes.ipynb"):
+    for name in ("00_preface.ipynb", "02_integration.ipynb", "10_stacking.ipynb", "notes.ipynb",
+                 "A_making_it_fast.ipynb"):
         (tmp_path / name).write_text("{}")
+    # The appendices come after the chapters, and are picked by their letter.
     assert [p.name for p in export_book.chapter_notebooks(None, tmp_path)] == [
-        "00_preface.ipynb", "02_integration.ipynb", "10_stacking.ipynb"]
-    assert [p.name for p in export_book.chapter_notebooks(["10", "2"], tmp_path)] == [
-        "10_stacking.ipynb", "02_integration.ipynb"]
+        "00_preface.ipynb", "02_integration.ipynb", "10_stacking.ipynb",
+        "A_making_it_fast.ipynb"]
+    assert [p.name for p in export_book.chapter_notebooks(["10", "2", "a"], tmp_path)] == [
+        "10_stacking.ipynb", "02_integration.ipynb", "A_making_it_fast.ipynb"]
     with pytest.raises(ValueError, match="chapters: .* chapter '7'"):
         export_book.chapter_notebooks(["7"], tmp_path)
 

@@ -28,6 +28,7 @@ Run it from the repository's root with the book's environment::
 
     .venv/bin/python tools/export_book.py OUT_DIR                    # every chapter
     .venv/bin/python tools/export_book.py OUT_DIR --chapters 00 02   # some chapters
+    .venv/bin/python tools/export_book.py OUT_DIR --chapters A       # an appendix
 
 then open ``OUT_DIR/index.html`` in a browser.
 """
@@ -123,19 +124,23 @@ starting values; to move the controls, run the chapter in JupyterLab.</p>
 
 
 def chapter_notebooks(chapters: list[str] | None = None, book: Path = BOOK) -> list[Path]:
-    """The notebooks of ``book`` in order; with ``chapters`` (``["00", "02"]``), only those.
+    """The notebooks of ``book`` in order, the chapters (``NN_name.ipynb``) and then the
+    appendices (``A_name.ipynb``, a capital letter); with ``chapters`` (``["00", "02",
+    "A"]``), only those.
 
     Raises
     ------
     ValueError
-        If a chapter number matches no notebook.
+        If a chapter number or appendix letter matches no notebook.
     """
-    notebooks = sorted(book.glob("[0-9][0-9]_*.ipynb"))
+    notebooks = (sorted(book.glob("[0-9][0-9]_*.ipynb"))
+                 + sorted(book.glob("[A-Z]_*.ipynb")))
     if chapters is None:
         return notebooks
     chosen = []
     for number in chapters:
-        matches = [path for path in notebooks if path.name.split("_")[0] == number.zfill(2)]
+        wanted = number.zfill(2) if number.isdigit() else number.upper()
+        matches = [path for path in notebooks if path.name.split("_")[0] == wanted]
         if not matches:
             raise ValueError(f"chapters: no notebook in {book} is chapter {number!r}")
         chosen.extend(matches)
@@ -286,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out_dir", type=Path, help="folder for the pages (made if missing)")
     parser.add_argument("--chapters", nargs="+", metavar="NN",
-                        help="chapter numbers to export, such as 00 02 (default: all)")
+                        help="chapter numbers or appendix letters to export, such as 00 02 A "
+                        "(default: all)")
     args = parser.parse_args(argv)
     try:
         notebooks = chapter_notebooks(args.chapters)

@@ -1,7 +1,8 @@
 """The static site as a reader meets it: pages served over HTTP, opened in Chromium.
 
 Three chapters (the preface and chapter 3, which between them hold formulas, players and a
-widget, and chapter 17, whose game replays in the page) and the API reference are built
+widget, and chapter 17, whose game replays in the page), the appendix, which comes after
+chapter 17 and shows the benchmark runner's table and chart, and the API reference are built
 with ``tools/export_book.py`` as the README's command builds the whole book, served from a
 local port, and opened with every request that leaves the machine refused and recorded: a
 page must read offline. The checks are what only
@@ -22,7 +23,7 @@ import pytest
 from browser_support import assert_players_play, free_port, leftover_tex
 from tool_scripts import load_tool
 
-SITE_CHAPTERS = ["00", "03", "17"]
+SITE_CHAPTERS = ["00", "03", "17", "A"]
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -32,7 +33,8 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site(browser, tmp_path_factory):
-    """Base URL of the built site (three chapters and the API reference) served locally."""
+    """Base URL of the built site (three chapters, the appendix and the API reference)
+    served locally."""
     tool = load_tool("export_book")
     folder = tmp_path_factory.mktemp("site")
     tool.export_book(tool.chapter_notebooks(SITE_CHAPTERS), folder)
@@ -82,7 +84,7 @@ def test_the_index_leads_to_every_chapter_and_the_api(offline_page, site, screen
     page.goto(f"{site}/index.html")
     links = page.locator("a").evaluate_all("nodes => nodes.map(n => n.getAttribute('href'))")
     assert links == ["00_preface.html", "03_timestepping.html", "17_a_game.html",
-                     "api/physbook.html"]
+                     "A_making_it_fast.html", "api/physbook.html"]
     page.screenshot(path=str(screenshots / "site_index.png"))
     assert page.remote == [] and page.missing == []
 
@@ -128,6 +130,26 @@ def test_the_links_walk_the_chapters_and_open_the_api(offline_page, site, screen
     assert page.locator("#World").count() == 1
     assert "def step" in page.locator("[id='World.step']").inner_text()
     page.screenshot(path=str(screenshots / "site_api_world.png"))
+    assert page.remote == [] and page.missing == []
+
+
+def test_the_appendix_follows_chapter_17_with_its_table_and_chart(offline_page, site,
+                                                                   screenshots):
+    page = offline_page
+    page.goto(f"{site}/17_a_game.html")
+    page.locator("nav a[rel=next]").first.click()
+    page.wait_for_url(f"{site}/A_making_it_fast.html")
+    typeset(page)
+    assert page.locator(".MathJax_Error").count() == 0
+    text = page.locator("body").inner_text()
+    assert "Appendix A" in text and "ms per step" in text   # the runner's numbers
+    charts = page.locator(".jp-OutputArea-output img")
+    assert charts.count() >= 2                        # the colours, and the runner's chart
+    assert all(charts.nth(k).evaluate("img => img.complete && img.naturalWidth > 0")
+               for k in range(charts.count()))
+    page.locator("nav a[rel=prev]").first.click()
+    page.wait_for_url(f"{site}/17_a_game.html")
+    page.screenshot(path=str(screenshots / "site_appendix.png"))
     assert page.remote == [] and page.missing == []
 
 
