@@ -82,6 +82,7 @@ from physbook.collision.manifold import collide
 from physbook.collision.planes import capsule_contacts, nearest_in_front
 from physbook.collision.toi import core
 from physbook.constants import LINEAR_SLOP
+from physbook.continuous import shape_reaches
 from physbook.dynamics.contact_surface import ONE_WAY_COSINE
 from physbook.geometry.round_shapes import Capsule
 from physbook.geometry.shape_filter import Filter
@@ -335,7 +336,8 @@ class CharacterMover:
         (the ground it will stand on)."""
         queries = self._queries()
         points = self._core + position
-        reach = self._radius + CONTACT_RANGE
+        # A shape as far as a body can travel in the step may be in range once it has moved.
+        reach = self._radius + CONTACT_RANGE + self._travel(dt)
         rows, origins = candidate_rows(queries, points.min(axis=0) - reach,
                                        points.max(axis=0) + reach, self._filter,
                                        self._body.row)
@@ -371,6 +373,19 @@ class CharacterMover:
             planes.append(Plane(normal.copy(), -gap + float(normal @ moving) * dt, row, body,
                                 point.copy(), moving, bool(walkable or step)))
         return planes
+
+    def _travel(self, dt: float) -> float:
+        """The farthest any point of another body moves in a step of ``dt`` s at its
+        velocity now (m): the largest (|v| + |ω|·R)·dt, R the body's reach from its centre
+        of mass."""
+        bodies = self._queries()._bodies.arrays
+        others = np.arange(len(bodies.kinds)) != self._body.row
+        if not others.any():
+            return 0.0
+        reaches = shape_reaches(self._queries()._shapes.arrays, bodies.local_centers).bodies
+        speeds = (np.hypot(bodies.velocities[:, 0], bodies.velocities[:, 1])
+                  + np.abs(bodies.angular_velocities) * reaches)
+        return float(speeds[others].max()) * dt
 
     def _deep_contact(self, row: int, position, origins):
         """Normal, point, gap and corner flag when the capsule's core is inside a shape's

@@ -78,6 +78,20 @@ def interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
     return None
 
 
+def gathered_state(args: StepArgs, sensors: SensorSets):
+    """:func:`~physbook.compiled_step.new_step_state`, made again if numba failed to hand
+    it over. An interrupt that lands while numba makes the Python object of the structure
+    it returns (a signal's handler runs inside the object's constructor) comes out as a
+    ``TypeError`` from that constructor, and the interrupt is lost with it; the state is
+    made again and the step goes on, as after an interrupt that came too late."""
+    try:
+        return new_step_state(args, sensors)
+    except TypeError as error:
+        if "_numba_box_" not in str(error):
+            raise
+        return new_step_state(args, sensors)
+
+
 class CompiledState(NamedTuple):
     """What :meth:`StepDriver.compiled_state` gathered: the ``handle`` (a
     :class:`~physbook.compiled_step.StepState`), the objects and values it was gathered
@@ -401,7 +415,7 @@ class StepDriver:
         islands = IslandWork(sleep.labels[:count], sleep.marks[:count], sleep.parents[:count],
                              sleep.slowest[:count], sleep.linear_speed, sleep.angular_speed,
                              sleep.time_to_sleep)
-        handle = new_step_state(StepArgs(
+        args = StepArgs(
             bodies, shapes, self._shapes.filters, boxes, filters, margins, np.zeros((count, 2)),
             solver.speculative_distance, tree.stage_arrays(shape_count),
             joints if has_joints else None, joints.bodies, self._joints.joined_pairs(),
@@ -410,8 +424,9 @@ class StepDriver:
             SolverWork(settings.soft, settings.impulse, work, motion, joint_work, colouring,
                        None if colouring is None else solver.threads(colouring),
                        solver.awake_rows(capacity)),
-            self.event_buffers(capacity), self._shapes.surfaces, rules),
-            SensorSets(*sensor_sets, self._zero_margins[:shape_count]))
+            self.event_buffers(capacity), self._shapes.surfaces, rules)
+        sensors = SensorSets(*sensor_sets, self._zero_margins[:shape_count])
+        handle = gathered_state(args, sensors)
         self._step_state = CompiledState(handle, sources, values, (current, spare),
                                           tuple(sensor_sets), shape_count, colouring)
         return self._step_state

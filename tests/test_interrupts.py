@@ -210,3 +210,33 @@ def test_an_interrupt_at_a_random_moment_leaves_the_world_before_or_after_the_st
         signal.signal(signal.SIGALRM, previous)
     # Both outcomes happened, so the timer did land inside steps.
     assert landed["before"] > 10 and landed["after"] > 10, landed
+
+
+def test_a_state_numba_failed_to_hand_over_is_made_again(monkeypatch):
+    """An interrupt inside numba's making of the step state's Python object comes out as
+    a TypeError from its constructor, the interrupt lost (seen under a timer signal): the
+    driver makes the state again and steps as the world would have."""
+    import physbook.step_driver as driver_module
+
+    world = scenes.pyramid(base=4).world
+    reference = copy.deepcopy(world)
+    reference.step(DT)
+    made = driver_module.new_step_state
+    failures = [TypeError("StructRefProxy._numba_box_() missing 2 required positional "
+                          "arguments: 'ty' and 'mi'")]
+
+    def fails_once(*args):
+        if failures:
+            raise failures.pop()
+        return made(*args)
+
+    monkeypatch.setattr(driver_module, "new_step_state", fails_once)
+    world.step(DT)
+    assert not failures
+    assert _equal(_state(world), _state(reference))
+    # Any other TypeError is the caller's, and goes through.
+    monkeypatch.setattr(driver_module, "new_step_state",
+                        lambda *args: (_ for _ in ()).throw(TypeError("another")))
+    world.add_body(pb.Circle(0.1), position=(9.0, 9.0))   # the state is gathered anew
+    with pytest.raises(TypeError, match="another"):
+        world.step(DT)
