@@ -213,6 +213,8 @@ class CharacterMover:
         self._body = world.add_body(capsule, position=position, kind="kinematic",
                                     filter=self._filter)
         self._own = np.zeros(2)  # the velocity of its own off the ground (m/s)
+        # How far any other body travels in the step being moved (m): see _travel.
+        self._others_travel = 0.0
         self._velocity = np.zeros(2)
         self._ground: Plane | None = None
 
@@ -283,6 +285,7 @@ class CharacterMover:
         velocity = _check.vector(velocity, "velocity")
         dt = _check.positive_scalar(dt, "dt")
         walk, jump = float(velocity[0]), float(velocity[1])
+        self._others_travel = self._travel(dt)
         position = self._body.position
         ground = self._ground
         if ground is not None:
@@ -337,7 +340,7 @@ class CharacterMover:
         queries = self._queries()
         points = self._core + position
         # A shape as far as a body can travel in the step may be in range once it has moved.
-        reach = self._radius + CONTACT_RANGE + self._travel(dt)
+        reach = self._radius + CONTACT_RANGE + self._others_travel
         rows, origins = candidate_rows(queries, points.min(axis=0) - reach,
                                        points.max(axis=0) + reach, self._filter,
                                        self._body.row)
