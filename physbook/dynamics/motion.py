@@ -238,7 +238,9 @@ def speculative_margins(shape_bodies, reaches, bodies, distance, dt, margins, dr
     m_a + m_b + |v_a − v_b|·dt; such a pair gets a *speculative* contact that the solver
     lets close, but not pass. A crowd moving together needs no speculative contact for its
     common motion. The broad phase sweeps each shape's box along its drift and grows it by
-    its own margin (:func:`sweep_boxes`), which finds every such pair.
+    its own margin (:func:`sweep_boxes`): it finds every pair that comes within its own
+    margins at some moment of the step at the velocities it has, and leaves out pairs that
+    only drift apart.
     """
     angular_velocities = bodies.angular_velocities
     for s in range(shape_bodies.shape[0]):
@@ -268,7 +270,8 @@ def sweep_boxes(shape_bodies, drifts, lower, upper):
     """Stretch each shape's box (``lower``, ``upper`` (S, 2), m) over the path of its body's
     drift (``drifts`` (B, 2), m; ``shape_bodies`` (S,) each shape's body): the box then holds
     the shape all through the step, whatever the pair it meets. Two shapes whose swept boxes,
-    grown by their own margins, are apart cannot come within their pair margin."""
+    grown by their own margins, are apart stay farther apart than those margins all through
+    the step, at the velocities they have."""
     for s in range(shape_bodies.shape[0]):
         b = shape_bodies[s]
         for k in range(2):
