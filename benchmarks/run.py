@@ -32,8 +32,10 @@ engine from one description (:mod:`benchmark_engines`); only the joint grid is s
 40 × 40 instead of 100 × 100, because pymunk's grid comes apart at either size (at its
 default 10 iterations) and its step then slows to 2 s at 100 × 100. At the end of the
 timed run each is judged the same way in every engine (top drop of the pyramids, stretch
-of the joints, bodies out of the container, deepest sink into the heavy body), as are the
-standard pyramids (top drop), and the table prints those numbers beside the times.
+of the joints, bodies out of the container, sink into the heavy body), as are the
+standard pyramids (top drop), and the table prints those numbers beside the times. A sink
+and a stretch are also watched every :data:`WATCH_EVERY` timed steps, off the clock: the
+table gives the deepest sink, and the largest and the mean stretch, over the run.
 
 ``--max-steps N`` runs each of Box2D's scenes for at most N steps, its untimed ones
 included, for a shorter run; but the smash at least 150 (its hammer reaches the block at
@@ -76,7 +78,8 @@ REFERENCES = ("box2d3", "pymunk")
 PACKAGES = {"box2d3": ("pyb2d3", "pyb2d3"), "pymunk": ("pymunk", "pymunk"),
             "box2d": ("Box2D", "box2d")}
 MAX_SETTLE_STEPS = 3000  # 50 s at 60 Hz: a pile still awake then is timed awake, and said so
-#: Timed steps between two looks at a Box2D scene's quality (off the clock), for its deepest sink.
+#: Timed steps between two looks at a Box2D scene's quality (off the clock): its deepest sink,
+#: its largest and mean joint stretch over the run.
 WATCH_EVERY = 10
 
 
@@ -220,22 +223,34 @@ def benchmark_scene(engine: str, spec: SceneSpec):
 
 class Judge:
     """A Box2D benchmark scene's quality: ``judge()`` gives it at the end of the run and,
-    for a sink, also the deepest of those seen whenever :meth:`watch` was called during
-    the run (every :data:`WATCH_EVERY` timed steps): bodies driven into a heavy one sink
-    most at the impact and are pushed out after, at a pace that differs by engine."""
+    for a sink or a joint stretch, also the worst of those seen whenever :meth:`watch` was
+    called during the run (every :data:`WATCH_EVERY` timed steps), and for a stretch their
+    mean. One look at the end says little about a scene that never settles: bodies driven
+    into a heavy one sink most at the impact and are pushed out after, at a pace that
+    differs by engine, and the ragdolls that rain on a pile stretch their joints most as
+    they land, which at the last step some may be doing and others not."""
+
+    #: The watched quantities, and the names of their worst and mean over the run.
+    WATCHED = {"sink_m": ("deepest_sink_m", None),
+               "stretch_m": ("largest_stretch_m", "mean_stretch_m")}
 
     def __init__(self, scene, built):
-        self._scene, self._built, self._deepest = scene, built, None
+        self._scene, self._built = scene, built
+        self._seen: dict[str, list[float]] = {}
 
     def watch(self) -> None:
-        sink = self._scene.quality(*self._built.state()).get("sink_m")
-        if sink is not None:
-            self._deepest = sink if self._deepest is None else max(self._deepest, sink)
+        quality = self._scene.quality(*self._built.state())
+        for name in self.WATCHED:
+            if name in quality:
+                self._seen.setdefault(name, []).append(quality[name])
 
     def __call__(self) -> dict:
         quality = self._scene.quality(*self._built.state())
-        if self._deepest is not None:
-            quality["deepest_sink_m"] = max(self._deepest, quality["sink_m"])
+        for name, seen in self._seen.items():
+            worst, mean = self.WATCHED[name]
+            quality[worst] = max(*seen, quality[name])
+            if mean is not None:
+                quality[mean] = statistics.fmean([*seen, quality[name]])
         return quality
 
 
@@ -432,6 +447,8 @@ def summarise(runs: list[dict], scenes: list[str], engines: list[str]) -> list[d
 #: How each quality number is printed: its short name and unit, and its scale.
 QUALITY_LABELS = {"top_drop_m": ("drop", "mm", 1e3), "stretch_m": ("stretch", "mm", 1e3),
                   "sink_m": ("sink", "mm", 1e3), "deepest_sink_m": ("deepest", "mm", 1e3),
+                  "largest_stretch_m": ("largest", "mm", 1e3),
+                  "mean_stretch_m": ("mean", "mm", 1e3),
                   "out": ("out", "", 1),
                   "hammer_x_m": ("hammer x", "m", 1)}
 
@@ -525,15 +542,54 @@ def cold_start(runs: int, progress: Progress) -> dict:
             for kind, values in results.items()}
 
 
+def cpu_model() -> str:
+    """The processor's model name, as Linux names it (``/proc/cpuinfo``), else what
+    :mod:`platform` says."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def vector_bits() -> int:
+    """The width of the widest float vector registers numba compiles for on this machine
+    (bits): 512 with AVX-512, 256 with AVX, else 128. physbook's solver runs its contacts
+    in lanes, so its times depend on it more than the other engines' do."""
+    import llvmlite.binding as llvm
+
+    features = llvm.get_host_cpu_features()
+    if features.get("avx512f"):
+        return 512
+    return 256 if features.get("avx") else 128
+
+
 def machine() -> dict:
+    """What a record of times was measured on: Python, the platform, the processor and
+    its vector width, the number of cores, and each engine's version."""
+    from importlib import metadata
+
     versions = {}
-    for package in ("physbook", "pyb2d3", "pymunk", "Box2D", "numba", "numpy"):
+    for package, distribution in (("physbook", "physbook"), ("pyb2d3", "pyb2d3"),
+                                  ("pymunk", "pymunk"), ("Box2D", "box2d"),
+                                  ("numba", "numba"), ("numpy", "numpy")):
         try:
-            versions[package] = getattr(__import__(package), "__version__", "?")
+            module = importlib.import_module(package)
         except ImportError:
             versions[package] = None
+            continue
+        # The module's own version first: an editable install's metadata keeps the version
+        # it was installed at. pyb2d3 and pymunk have none; their metadata has it.
+        try:
+            versions[package] = getattr(module, "__version__", None) or metadata.version(
+                distribution)
+        except metadata.PackageNotFoundError:
+            versions[package] = "?"
     return {"python": platform.python_version(), "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine(),
+            "processor": cpu_model(), "vector_bits": vector_bits(),
             "cpus": os.cpu_count(), "versions": versions}
 
 
@@ -595,7 +651,10 @@ def main(argv: list[str] | None = None) -> int:
         for kind, values in starts.items():
             print(f"| {kind.replace('_', ' ')} | {values['import_s']:.2f} | "
                   f"{values['first_step_s']:.2f} |")
-    args.json.write_text(json.dumps({"machine": machine(), "runs": runs, "summary": rows,
+    measured_on = machine()
+    print(f"\nmeasured on: {measured_on['processor']}, {measured_on['vector_bits']}-bit "
+          f"vectors, {measured_on['cpus']} cores, Python {measured_on['python']}")
+    args.json.write_text(json.dumps({"machine": measured_on, "runs": runs, "summary": rows,
                                      "cold_start": starts}, indent=1) + "\n")
     charted = bool(ratio_pairs(engines))
     if charted:

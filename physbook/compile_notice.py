@@ -1,16 +1,17 @@
 """Saying so on screen while numba compiles physbook's kernels.
 
 numba compiles a kernel the first time it is called with new argument types, and physbook's
-kernels are then kept in numba's on-disk cache (:mod:`physbook._jit`), from which every later
-process loads them in a fraction of a second. The first step of a world in a fresh install
-therefore waits about a minute on a small machine, and the first use of a feature after it
-(a joint, a query, a solver) some seconds more, once. A silent wait of a minute looks like a
-hang, so a listener on numba's compile events (``numba:compile``, which numba broadcasts
-when it compiles and not when it loads from the cache) prints a line to standard error once
-a wait for physbook's kernels has lasted :data:`NOTICE_DELAY` seconds. A wait is one compile
-or several in a row (a step compiles its stages one after another); one line per wait. The
-first line in a process says what is happening, how long it takes and how to compile
-everything ahead of time (``python -m physbook.warm``); a later one names the kernel.
+kernels are then kept in numba's on-disk cache (:mod:`physbook._jit`), from which every
+later process loads them in a fraction of a second. The first step of a world in a fresh
+install therefore waits two to three minutes on a small two-core machine, and the first use
+of a feature after it (a joint, a query, a solver) some seconds more, once. A silent wait
+of minutes looks like a hang, so a listener on numba's compile events (``numba:compile``,
+which numba broadcasts when it compiles and not when it loads from the cache) prints a line
+to standard error once a wait for physbook's kernels has lasted :data:`NOTICE_DELAY`
+seconds. A wait is one compile or several in a row (a step compiles its stages one after
+another); one line per wait. The first line in a process says what is happening, how long
+it takes and how to compile everything ahead of time (``python -m physbook.warm``); a later
+one names the kernel.
 
 Set the environment variable ``PHYSBOOK_COMPILE_NOTICE=0`` to keep it quiet.
 """
@@ -34,7 +35,7 @@ QUIET_GAP = 2.0
 
 #: The first announcement in a process.
 FIRST_NOTICE = ("physbook: numba is compiling the engine's kernels for this machine. This "
-                "happens once: about a minute for a world's first step, seconds for a "
+                "happens once: two to three minutes for a world's first step, seconds for a "
                 "feature used later; from then on they load from numba's cache in under a "
                 "second. `python -m physbook.warm` compiles them all ahead of time.")
 

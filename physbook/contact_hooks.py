@@ -206,6 +206,12 @@ class ContactHooks:
         """Whether a pre-solve callback is registered (the step then runs stage by stage)."""
         return bool(self._pre_solve)
 
+    @property
+    def masks(self) -> np.ndarray:
+        """The rules' category pairs (R, 2), a new array whenever a rule is added or
+        removed: what the world compares to see that the rules changed."""
+        return self._table[0]
+
     def rules(self, categories: np.ndarray) -> ContactRules:
         """The rules as the compiled step reads them, for shapes of ``categories`` (S,)."""
         masks, values = self._table

@@ -221,17 +221,20 @@ class EventLog:
                  buffers: EventBuffers) -> None:
         """A step of ``dt`` is done: count it, and record which pairs touch, which sensors
         see whom and the hits. ``found`` holds the counts the step's events stage wrote into
-        ``buffers`` (:func:`~physbook.stages.contact_events_into`).
+        ``buffers`` (:func:`~physbook.stages.contact_events_into`; an
+        :class:`~physbook.events.EventCounts`, or the same three values in a tuple).
 
         Everything is worked out first and the record replaced in one assignment at the
         end, so that an exception (an interrupt) leaves either none of it or all of it.
         """
-        # Built field by field, not with _replace and a dict: this runs every step.
+        # This runs at every step: the record is built field by field (not with _replace
+        # and a dict), and the common step, in which nothing was hit, no sensor sees
+        # anything and nothing was removed, tests each of those once.
+        touch_count, hit_count, changed = found
         record = self.record
         # The keys stay last step's array unless they changed.
-        touching = (buffers.keys[:found.touching].copy() if found.changed
-                    else record.touching)
-        hits, hit_count = record.hits, found.hits
+        touching = buffers.keys[:touch_count].copy() if changed else record.touching
+        hits = record.hits
         if hit_count or len(hits.speeds):
             hits = HitEvents(buffers.hit_ids[:hit_count].copy(),
                              buffers.hit_points[:hit_count].copy(),
@@ -248,7 +251,7 @@ class EventLog:
         else:
             steps_at_dt, elapsed = 1, record.time
         ended, step_ended = record.ended_by_removal, record.step_ended
-        if any(ended) or any(step_ended):
+        if ended[0] or ended[1] or step_ended[0] or step_ended[1]:
             ended, step_ended = ([], []), ended
         removed, removed_at_step = record.removed_shapes, record.removed_at_step
         if removed or removed_at_step:

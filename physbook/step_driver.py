@@ -12,7 +12,6 @@ exception is undone (:meth:`StepDriver.undo`).
 
 from __future__ import annotations
 
-import operator
 from typing import NamedTuple
 
 import numpy as np
@@ -95,17 +94,39 @@ def gathered_state(args: StepArgs, sensors: SensorSets):
 class CompiledState(NamedTuple):
     """What :meth:`StepDriver.compiled_state` gathered: the ``handle`` (a
     :class:`~physbook.compiled_step.StepState`), the objects and values it was gathered
-    from, the two contact sets and the two sensor sets in the order the handle holds them,
-    the shape count, and the solver's colouring work arrays (None unless it solves in
-    colours)."""
+    from, the solver's ``compiled_settings`` it was gathered with, the two contact sets and
+    the two sensor sets in the order the handle holds them, the shape count, and the
+    solver's colouring work arrays (None unless it solves in colours)."""
 
     handle: object
     sources: tuple
     values: tuple
+    settings: CompiledSettings
     contact_sets: tuple
     sensor_sets: tuple
     shape_count: int
     colouring: Colouring | None
+
+
+def compiled_entry(dispatcher, arguments: tuple):
+    """The compiled function that numba's ``dispatcher`` runs for ``arguments`` (its
+    overload for their types, already loaded or compiled), or the dispatcher itself if
+    there is none (numba switched off, say).
+
+    A call through the dispatcher works out the type of every argument and picks the
+    overload for them, about 1.5 µs for the compiled step's 16 arguments, as much as a
+    third of a one-ball step's Python. The overload's own entry point only converts them.
+    It is called only with arguments of the types it was picked for: the state it was
+    picked with (a new one goes through the dispatcher again), and values the library
+    makes itself, with fixed types (arrays of fixed dtype and dimensions, C-contiguous:
+    the tree's keys, the log's touching keys, the checked gravity, the solver's springs
+    table; bools and floats its setters checked)."""
+    overloads = getattr(dispatcher, "overloads", None)
+    if not overloads:
+        return dispatcher
+    types = tuple(dispatcher.typeof_pyval(argument) for argument in arguments)
+    overload = overloads.get(types)
+    return dispatcher if overload is None else overload.entry_point
 
 
 class StepDriver:
@@ -131,6 +152,11 @@ class StepDriver:
     :attr:`gravity` (m/s²), :attr:`compiled` (run the library's own stages as one compiled
     call) and :attr:`continuous` (stop fast bodies at their time of impact).
     """
+
+    #: (state handle, dispatcher, compiled function) once :meth:`run_compiled` resolved the
+    #: compiled function its state's steps call (see :meth:`_compiled_call`); a class
+    #: default, so that a driver pickled before it existed unpickles without it.
+    _entry: tuple | None = None
 
     def __init__(self, *, bodies: BodyTable, shapes: ShapeTable, contacts: ContactTable,
                  sensor_contacts: ContactTable, joints: JointTable, sleep: Sleep,
@@ -163,7 +189,7 @@ class StepDriver:
         step's gathered state (numba's handles on the columns), gathered again at the next
         step, and the views of the stage buffers, cut again (a copied view would be an
         array of its own). A copy steps on exactly as the world would."""
-        return {**self.__dict__, "_step_state": None, "_stage_views": None}
+        return {**self.__dict__, "_step_state": None, "_stage_views": None, "_entry": None}
 
     def step(self, dt: float) -> None:
         """Advance the tables by ``dt`` seconds (checked): the library's own stages as one
@@ -312,13 +338,16 @@ class StepDriver:
             if state.colouring is not None and self._solver.parallel:
                 share_out(state.colouring)  # numba's thread count may have changed
             known, keys = tree.candidates()
+            arguments = (state.handle, current is state.contact_sets[0], old_count, sensing,
+                         sensed_first, sensed_count, keys, known, synced,
+                         self._sleep.enabled, self.continuous, self._log.record.touching,
+                         self.gravity, dt, settings.springs_table, self._log.hit_speed)
             # The fields of a StepResult, flat (a compiled call hands Python plain tuples).
             (status, _, keys, moved, contact_rows, sensor_rows, touch_count, hit_count,
-             changed) = step_from_state(
-                state.handle, current is state.contact_sets[0], old_count, sensing,
-                sensed_first, sensed_count, keys, known, synced,
-                self._sleep.enabled, self.continuous, self._log.record.touching,
-                self.gravity, dt, settings.springs_table, self._log.hit_speed)
+             changed) = self._compiled_call(state)(*arguments)
+            if self._entry is None:
+                self._entry = (state.handle, step_from_state,
+                               compiled_entry(step_from_state, arguments))
             if status == BAD_STATE:
                 self._check_state(bodies)  # raises, naming the body and the quantity
             if status == QUIET:
@@ -342,8 +371,21 @@ class StepDriver:
             self._refuse_non_finite(bodies, dt)
         elif status == FAST:
             self.finish(bodies, contacts.arrays, joints, dt)
-        self._log.conclude(dt, sensors, EventCounts(touch_count, hit_count, changed),
-                           self._events)  # self.conclude, a call less
+        # self.conclude, a call less, with the counts in a plain tuple, built faster than
+        # an EventCounts.
+        self._log.conclude(dt, sensors, (touch_count, hit_count, changed), self._events)
+
+    def _compiled_call(self, state: CompiledState):
+        """What runs the compiled step from ``state``: the compiled function itself (see
+        :func:`compiled_entry`) once a step from this state has gone through numba's
+        dispatcher, which first loads it (or compiles it). A new state, or a
+        ``step_from_state`` replaced in this module (as a test does), goes through the
+        dispatcher again, and :meth:`run_compiled` then finds the entry again."""
+        entry = self._entry
+        if entry is not None and entry[0] is state.handle and entry[1] is step_from_state:
+            return entry[2]
+        self._entry = None
+        return step_from_state
 
     def end_quiet_step(self, dt: float) -> None:
         """End a step of ``dt`` s in which nothing was awake: nothing moved, no contact
@@ -381,7 +423,11 @@ class StepDriver:
         ``compiled_settings`` (its softnesses unused); gathered
         anew only when one was replaced (a body, shape or joint added or removed, a buffer
         grown, a setting changed). Everything it holds derives from the objects and values
-        compared here; nothing depends on ``dt``."""
+        :meth:`_still_gathered` compares; nothing depends on ``dt``."""
+        cached = self._step_state
+        if cached is not None and self._still_gathered(cached, settings, contact_sets,
+                                                       sensor_sets):
+            return cached
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         solver, tree = self._solver, self._broad_phase
         rules = self._log.hooks.rules(self._shapes.filters.category)
@@ -389,18 +435,7 @@ class StepDriver:
                    rules.masks)
         values = (self._sleep.thresholds, tree.margin, tree.prediction, settings.soft,
                   settings.impulse)
-        cached = self._step_state
         current, spare = contact_sets
-        if (cached is not None and cached.values == values
-                and all(map(operator.is_, cached.sources, sources))):
-            # The sets a table holds swap at each step: the same two, in either order.
-            held, sensed = cached.contact_sets, cached.sensor_sets
-            if (((current is held[0] and spare is held[1])
-                 or (current is held[1] and spare is held[0]))
-                    and (sensor_sets is None
-                         or (sensor_sets[0] is sensed[0] and sensor_sets[1] is sensed[1])
-                         or (sensor_sets[0] is sensed[1] and sensor_sets[1] is sensed[0]))):
-                return cached
         if sensor_sets is None:  # a world without sensors: the table's sets, never read
             sensed, _, sensed_spare = self._sensor_contacts.sets(0)
             sensor_sets = (sensed, sensed_spare)
@@ -427,9 +462,40 @@ class StepDriver:
             self.event_buffers(capacity), self._shapes.surfaces, rules)
         sensors = SensorSets(*sensor_sets, self._zero_margins[:shape_count])
         handle = gathered_state(args, sensors)
-        self._step_state = CompiledState(handle, sources, values, (current, spare),
+        self._step_state = CompiledState(handle, sources, values, settings, (current, spare),
                                           tuple(sensor_sets), shape_count, colouring)
         return self._step_state
+
+    def _still_gathered(self, cached: CompiledState, settings: CompiledSettings,
+                        contact_sets: tuple, sensor_sets: tuple | None) -> bool:
+        """Whether ``cached`` holds what :meth:`compiled_state` would gather now: the same
+        objects (by identity: a table that changes a column makes a new one), the same
+        values, and the same two contact sets and sensor sets, in either order (a table's
+        two sets swap at each step). This runs at every step, so it is written for speed:
+        the cheapest and likeliest checks first, the tuples compared only when the solver
+        made new settings (a new ``dt``, a changed setting)."""
+        sources, shapes, tree = cached.sources, self._shapes, self._broad_phase
+        if not (sources[0] is self._bodies.arrays and sources[1] is shapes.arrays
+                and sources[2] is shapes.filters and sources[3] is self._joints.arrays
+                and sources[4] is shapes.surfaces and sources[5] is self._log.hooks.masks):
+            return False
+        values = cached.values
+        if not (values[0] == self._sleep.thresholds and values[1] == tree.margin
+                and values[2] == tree.prediction):
+            return False
+        if cached.settings is not settings and (values[3] != settings.soft
+                                                or values[4] != settings.impulse):
+            return False
+        current, spare = contact_sets
+        held = cached.contact_sets
+        if not ((current is held[0] and spare is held[1])
+                or (current is held[1] and spare is held[0])):
+            return False
+        if sensor_sets is None:
+            return True
+        sensed = cached.sensor_sets
+        return ((sensor_sets[0] is sensed[0] and sensor_sets[1] is sensed[1])
+                or (sensor_sets[0] is sensed[1] and sensor_sets[1] is sensed[0]))
 
     def _save_joint_impulses(self, joints) -> None:
         if len(joints.kinds):

@@ -1,9 +1,9 @@
 """Compile physbook's kernels ahead of time, into numba's cache.
 
 A fresh install has no compiled kernels: a world's first step compiles the kernels it calls
-(about a minute on a small machine) and the first use of each feature after it compiles a
-few more, once. Run this where you set up, and every later process (each notebook's kernel,
-each game) loads them from the cache instead::
+(two to three minutes on a small two-core machine) and the first use of each feature after
+it compiles a few more, once. Run this where you set up, and every later process (each
+notebook's kernel, each game) loads them from the cache instead::
 
     python -m physbook.warm
 

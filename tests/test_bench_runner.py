@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import platform
 import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -129,14 +131,19 @@ def test_one_real_run_of_the_bounce_scene(tmp_path, capsys):
 
 def test_a_child_stops_at_max_steps_and_judges_a_box2d_scene():
     """In this process: Box2D's joint grid (40 × 40, its 7 static circles not counted) for
-    25 steps, 20 untimed, in Box2D v3 and pymunk: a time, and the stretch of the joints."""
+    25 steps, 20 untimed, in Box2D v3 and pymunk: a time, and the stretch of the joints
+    (at the end, and watched over the run)."""
     pytest.importorskip("pyb2d3")
     for engine in ("box2d3", "pymunk"):
         result = runner.child(engine, "b2-joint-grid", max_steps=25)
         assert result["timed_steps"] == 5 and result["bodies"] == 40 * 40 - 7
         assert math.isfinite(result["ms_per_step"]) and result["ms_per_step"] > 0
-        assert set(result["quality"]) == {"stretch_m"}
-        assert 0.0 < result["quality"]["stretch_m"] < 0.5   # 25 steps: far from apart
+        quality = result["quality"]
+        assert set(quality) == {"stretch_m", "largest_stretch_m", "mean_stretch_m"}
+        assert 0.0 < quality["stretch_m"] < 0.5   # 25 steps: far from apart
+        # 5 timed steps are one run of them, looked at once, after its last step.
+        assert quality["largest_stretch_m"] == quality["stretch_m"]
+        assert quality["mean_stretch_m"] == pytest.approx(quality["stretch_m"], rel=1e-12)
     # --max-steps cuts the large scenes only: the one ball keeps its 600 steps (540 timed).
     assert runner.child("pymunk", "bounce", max_steps=100)["timed_steps"] == 540
 
@@ -176,3 +183,56 @@ def test_the_judge_reports_the_deepest_sink_it_saw_and_the_last():
     for _ in range(3):
         judge.watch()
     assert judge() == {"sink_m": 0.1, "deepest_sink_m": 0.5}
+
+
+def test_the_judge_reports_the_largest_and_the_mean_stretch_it_saw_and_the_last():
+    """Looks at 0.01, 0.04 and 0.02 m, then 0.03 m at the end: largest 0.04, mean 0.025."""
+    stretches = iter([0.01, 0.04, 0.02, 0.03])
+
+    class Scene:
+        @staticmethod
+        def quality(origins, angles):
+            return {"stretch_m": next(stretches)}
+
+    class Built:
+        @staticmethod
+        def state():
+            return None, None
+
+    judge = runner.Judge(Scene(), Built())
+    for _ in range(3):
+        judge.watch()
+    quality = judge()
+    assert quality["stretch_m"] == 0.03 and quality["largest_stretch_m"] == 0.04
+    assert quality["mean_stretch_m"] == pytest.approx(0.025, rel=1e-12)
+
+
+def test_an_unwatched_judge_reports_only_the_last_look():
+    class Scene:
+        @staticmethod
+        def quality(origins, angles):
+            return {"stretch_m": 0.02, "out": 3}
+
+    class Built:
+        @staticmethod
+        def state():
+            return None, None
+
+    assert runner.Judge(Scene(), Built())() == {"stretch_m": 0.02, "out": 3}
+
+
+def test_the_record_names_the_processor_and_its_vector_width():
+    """The vector width numba compiles for, against the flags Linux lists for the
+    processor (on an x86 Linux machine; elsewhere, only that it is a known width)."""
+    measured_on = runner.machine()
+    assert measured_on["processor"] and measured_on["cpus"] >= 1
+    assert measured_on["vector_bits"] in (128, 256, 512)
+    assert measured_on["versions"]["numba"] == __import__("numba").__version__
+    cpuinfo = Path("/proc/cpuinfo")
+    if not cpuinfo.exists() or platform.machine() not in ("x86_64", "AMD64"):
+        return
+    flags = next(line.split(":", 1)[1].split() for line in cpuinfo.read_text().splitlines()
+                 if line.startswith("flags"))
+    expected = 512 if "avx512f" in flags else 256 if "avx" in flags else 128
+    assert measured_on["vector_bits"] == expected
+

@@ -257,6 +257,78 @@ def test_changes_between_steps_reach_the_compiled_step(change, calls):
     assert calls["calls"] >= 100
 
 
+def _entry_points(dispatcher) -> list:
+    return [overload.entry_point for overload in dispatcher.overloads.values()]
+
+
+def test_a_state_steps_through_the_compiled_function_itself_after_its_first_step():
+    """After the first step from a gathered state, which goes through numba's dispatcher,
+    the driver calls the overload's entry point directly (no fixture counts the calls here,
+    so that it can). Those steps, and those after each change that gathers a new state,
+    are the staged pipeline's bit for bit, and each new state finds its entry again."""
+    compiled, staged = (scenes.pyramid(base=5) for _ in range(2))
+    staged.world.compiled = False
+    driver = compiled.world._driver
+    assert _first_difference(compiled.world, staged.world, 30, scenes.DT) is None
+    for change in (_grow, _hinge, _fatten, _flood, _shrink):
+        handle, dispatcher, entry = driver._entry
+        assert handle is driver._step_state.handle
+        assert dispatcher is driver_module.step_from_state
+        assert entry in _entry_points(dispatcher)
+        for world in (compiled.world, staged.world):
+            change(world)
+        assert _first_difference(compiled.world, staged.world, 20, scenes.DT) is None, change
+        assert driver._entry[0] is driver._step_state.handle is not handle, change
+    handle, dispatcher, entry = driver._entry
+    assert entry in _entry_points(dispatcher)
+    # And the steps call it: a stand-in put in its place is called at each step.
+    called = []
+
+    def stand_in(*arguments):
+        called.append(arguments[0])
+        return entry(*arguments)
+
+    driver._entry = (handle, dispatcher, stand_in)
+    assert _first_difference(compiled.world, staged.world, 5, scenes.DT) is None
+    assert len(called) == 5 and all(state is handle for state in called)
+
+
+def test_the_compiled_entry_is_the_overload_for_the_arguments_or_the_dispatcher():
+    numba = pytest.importorskip("numba")
+
+    @numba.njit
+    def twice(x):
+        return 2 * x
+
+    assert twice(1.5) == 3.0
+    (overload,) = twice.overloads.values()
+    entry = driver_module.compiled_entry(twice, (1.5,))
+    assert entry is overload.entry_point and entry(4.0) == 8.0
+    # No overload for an array yet: the dispatcher, which would compile one.
+    assert driver_module.compiled_entry(twice, (np.ones(2),)) is twice
+    # A plain function (numba switched off, or a test's stand-in) is its own entry.
+    assert driver_module.compiled_entry(len, ("ab",)) is len
+
+
+def test_a_driver_pickled_before_the_entry_existed_steps_on():
+    world = scenes.pyramid(base=4).world
+    for _ in range(5):
+        world.step(scenes.DT)
+    state = world._driver.__getstate__()
+    assert state["_entry"] is None and state["_step_state"] is None
+    del state["_entry"]  # as 0.6.2 pickled it
+    driver = driver_module.StepDriver.__new__(driver_module.StepDriver)
+    driver.__dict__.update(state)
+    assert driver._entry is None
+    world._driver = driver
+    copy = scenes.pyramid(base=4).world
+    copy.compiled = False
+    for _ in range(5):
+        copy.step(scenes.DT)
+    assert _first_difference(world, copy, 10, scenes.DT) is None
+    assert driver._entry[0] is driver._step_state.handle
+
+
 def test_a_dt_that_changes_every_step_keeps_the_gathered_state(calls, monkeypatch):
     # A game that steps by the frame time it measured: dt differs at every step. The
     # softnesses follow it, and nothing gathered from the world's columns is gathered again.
