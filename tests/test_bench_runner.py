@@ -166,20 +166,25 @@ def test_a_watched_run_takes_every_step_and_looks_after_each_run_of_steps():
         "look"]
 
 
-def test_the_judge_reports_the_deepest_sink_it_saw_and_the_last():
-    sinks = iter([0.3, 0.5, 0.2, 0.1])
+def judge_of(looks: list[dict]):
+    """A runner's Judge of a stand-in scene whose quality is each of ``looks`` in turn."""
+    looks = iter(looks)
 
     class Scene:
         @staticmethod
         def quality(origins, angles):
-            return {"sink_m": next(sinks)}
+            return dict(next(looks))
 
     class Built:
         @staticmethod
         def state():
             return None, None
 
-    judge = runner.Judge(Scene(), Built())
+    return runner.Judge(Scene(), Built())
+
+
+def test_the_judge_reports_the_deepest_sink_it_saw_and_the_last():
+    judge = judge_of([{"sink_m": sink} for sink in (0.3, 0.5, 0.2, 0.1)])
     for _ in range(3):
         judge.watch()
     assert judge() == {"sink_m": 0.1, "deepest_sink_m": 0.5}
@@ -187,19 +192,7 @@ def test_the_judge_reports_the_deepest_sink_it_saw_and_the_last():
 
 def test_the_judge_reports_the_largest_and_the_mean_stretch_it_saw_and_the_last():
     """Looks at 0.01, 0.04 and 0.02 m, then 0.03 m at the end: largest 0.04, mean 0.025."""
-    stretches = iter([0.01, 0.04, 0.02, 0.03])
-
-    class Scene:
-        @staticmethod
-        def quality(origins, angles):
-            return {"stretch_m": next(stretches)}
-
-    class Built:
-        @staticmethod
-        def state():
-            return None, None
-
-    judge = runner.Judge(Scene(), Built())
+    judge = judge_of([{"stretch_m": stretch} for stretch in (0.01, 0.04, 0.02, 0.03)])
     for _ in range(3):
         judge.watch()
     quality = judge()
@@ -208,17 +201,7 @@ def test_the_judge_reports_the_largest_and_the_mean_stretch_it_saw_and_the_last(
 
 
 def test_an_unwatched_judge_reports_only_the_last_look():
-    class Scene:
-        @staticmethod
-        def quality(origins, angles):
-            return {"stretch_m": 0.02, "out": 3}
-
-    class Built:
-        @staticmethod
-        def state():
-            return None, None
-
-    assert runner.Judge(Scene(), Built())() == {"stretch_m": 0.02, "out": 3}
+    assert judge_of([{"stretch_m": 0.02, "out": 3}])() == {"stretch_m": 0.02, "out": 3}
 
 
 def test_the_record_names_the_processor_and_its_vector_width():
