@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import socket
 import time
 
@@ -71,8 +72,8 @@ def leftover_tex(page, markdown: str, typeset: str) -> list[str]:
     return [text[:120] for text in texts if TEX.search(text)]
 
 
-def descendants(pid: int) -> list[int]:
-    """The processes started, directly or not, by process ``pid`` (Linux: read from /proc)."""
+def children_by_parent() -> dict[int, list[int]]:
+    """Each process's direct children, by the parent's id (Linux: read from /proc)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -83,12 +84,59 @@ def descendants(pid: int) -> list[int]:
             except (OSError, IndexError, ValueError):
                 continue
             children.setdefault(parent, []).append(int(entry))
+    return children
+
+
+def descendants(pid: int, children: dict[int, list[int]] | None = None) -> list[int]:
+    """The processes started, directly or not, by process ``pid`` (Linux: read from /proc,
+    or from ``children``, a :func:`children_by_parent`)."""
+    children = children_by_parent() if children is None else children
     found, todo = [], [pid]
     while todo:
         for child in children.get(todo.pop(), []):
             found.append(child)
             todo.append(child)
     return found
+
+
+def _command_line(pid: int) -> bytes | None:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as line:
+            return line.read()
+    except OSError:
+        return None
+
+
+@contextlib.contextmanager
+def others_paused():
+    """Pause, for the block, the other pytest-xdist workers of this run and every process
+    they started (their JupyterLab, kernels and Chromium), as a reader plays with no other
+    chapter running; yields how many processes were paused, and resumes them after.
+
+    The other workers are the processes this worker's parent (pytest-xdist's controller)
+    started with this worker's own command line. Outside pytest-xdist nothing is paused:
+    this process's parent is then a shell, whose other children are not the test's."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield 0
+        return
+    me, command = os.getpid(), _command_line(os.getpid())
+    children = children_by_parent()
+    workers = [pid for pid in children.get(os.getppid(), [])
+               if pid != me and command is not None and _command_line(pid) == command]
+    paused = []
+    try:
+        for worker in workers:
+            for pid in [worker, *descendants(worker, children)]:
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                    paused.append(pid)
+                except OSError:  # gone since
+                    pass
+        yield len(paused)
+    finally:
+        for pid in reversed(paused):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGCONT)
 
 
 @contextlib.contextmanager
