@@ -12,6 +12,7 @@ exception is undone (:meth:`StepDriver.undo`).
 
 from __future__ import annotations
 
+import operator
 from typing import NamedTuple
 
 import numpy as np
@@ -94,7 +95,8 @@ def gathered_state(args: StepArgs, sensors: SensorSets):
 class CompiledState(NamedTuple):
     """What :meth:`StepDriver.compiled_state` gathered: the ``handle`` (a
     :class:`~physbook.compiled_step.StepState`), the objects and values it was gathered
-    from, the solver's ``compiled_settings`` it was gathered with, the two contact sets and
+    from (:meth:`StepDriver._gathered_from`, :meth:`StepDriver._gathered_with`), the
+    solver's ``compiled_settings`` it was gathered with, the two contact sets and
     the two sensor sets in the order the handle holds them, the shape count, and the
     solver's colouring work arrays (None unless it solves in colours)."""
 
@@ -431,10 +433,7 @@ class StepDriver:
         bodies, shapes, joints = self._bodies.arrays, self._shapes.arrays, self._joints.arrays
         solver, tree = self._solver, self._broad_phase
         rules = self._log.hooks.rules(self._shapes.filters.category)
-        sources = (bodies, shapes, self._shapes.filters, joints, self._shapes.surfaces,
-                   rules.masks)
-        values = (self._sleep.thresholds, tree.margin, tree.prediction, settings.soft,
-                  settings.impulse)
+        sources, values = self._gathered_from(), self._gathered_with()
         current, spare = contact_sets
         if sensor_sets is None:  # a world without sensors: the table's sets, never read
             sensed, _, sensed_spare = self._sensor_contacts.sets(0)
@@ -466,25 +465,33 @@ class StepDriver:
                                           tuple(sensor_sets), shape_count, colouring)
         return self._step_state
 
+    def _gathered_from(self) -> tuple:
+        """The objects a state is gathered from, compared by identity: a table that
+        changes a column makes a new one (the body, shape and joint columns, the filters,
+        the surfaces, the contact rules' category pairs)."""
+        shapes = self._shapes
+        return (self._bodies.arrays, shapes.arrays, shapes.filters, self._joints.arrays,
+                shapes.surfaces, self._log.hooks.masks)
+
+    def _gathered_with(self) -> tuple:
+        """The values a state is gathered with, besides the solver's settings: the sleep
+        thresholds and the tree's margin and prediction."""
+        tree = self._broad_phase
+        return self._sleep.thresholds, tree.margin, tree.prediction
+
     def _still_gathered(self, cached: CompiledState, settings: CompiledSettings,
                         contact_sets: tuple, sensor_sets: tuple | None) -> bool:
         """Whether ``cached`` holds what :meth:`compiled_state` would gather now: the same
-        objects (by identity: a table that changes a column makes a new one), the same
-        values, and the same two contact sets and sensor sets, in either order (a table's
-        two sets swap at each step). This runs at every step, so it is written for speed:
-        the cheapest and likeliest checks first, the tuples compared only when the solver
-        made new settings (a new ``dt``, a changed setting)."""
-        sources, shapes, tree = cached.sources, self._shapes, self._broad_phase
-        if not (sources[0] is self._bodies.arrays and sources[1] is shapes.arrays
-                and sources[2] is shapes.filters and sources[3] is self._joints.arrays
-                and sources[4] is shapes.surfaces and sources[5] is self._log.hooks.masks):
+        objects (:meth:`_gathered_from`), the same values (:meth:`_gathered_with`) and
+        solver settings, and the same two contact sets and sensor sets, in either order (a
+        table's two sets swap at each step). This runs at every step: the solver's settings
+        are compared only when it made new ones (a new ``dt``, a changed setting)."""
+        if not (all(map(operator.is_, cached.sources, self._gathered_from()))
+                and cached.values == self._gathered_with()):
             return False
-        values = cached.values
-        if not (values[0] == self._sleep.thresholds and values[1] == tree.margin
-                and values[2] == tree.prediction):
-            return False
-        if cached.settings is not settings and (values[3] != settings.soft
-                                                or values[4] != settings.impulse):
+        held_settings = cached.settings
+        if held_settings is not settings and (held_settings.soft != settings.soft
+                                              or held_settings.impulse != settings.impulse):
             return False
         current, spare = contact_sets
         held = cached.contact_sets
