@@ -47,6 +47,7 @@ import contextlib
 import hashlib
 import inspect
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -94,15 +95,48 @@ def _module_path(name: str) -> Path | None:
     return None
 
 
+#: The start of a line that may begin an import statement: ``import a.b as c, d`` or
+#: ``from a.b import x, y``, at any indentation (under a function, say).
+_IMPORT_START = re.compile(rb"[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t(\\]")
+#: The most lines an import statement is read over (a long parenthesised list of names).
+_IMPORT_LINES = 64
+
+
+def _import_statements(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements of the module at ``path``, wherever they stand.
+
+    Parsing every module whole took most of a second at each ``import physbook``, so only
+    the lines that may start an import are parsed: each with as many of the lines after it
+    as make a statement (a parenthesised list, a trailing backslash). A line of prose that
+    parses as an import (in a docstring, say) counts too, which can only add to the stamp.
+    """
+    lines = path.read_bytes().splitlines()
+    found = []
+    for first, line in enumerate(lines):
+        if not _IMPORT_START.match(line):
+            continue
+        statement = b""
+        for following in lines[first:first + _IMPORT_LINES]:
+            statement += following.strip() + b"\n"
+            try:
+                tree = ast.parse(statement)
+            except (SyntaxError, ValueError):
+                continue  # not a whole statement yet, or prose that starts like one
+            found.extend(node for node in tree.body
+                         if isinstance(node, (ast.Import, ast.ImportFrom)))
+            break
+    return found
+
+
 def _physbook_imports(path: Path) -> set[Path]:
     """The files of the physbook modules that the file at ``path`` imports, wherever the
     import stands; ``from physbook.x import y`` counts ``physbook.x.y`` when it is a
     module, else ``physbook.x``."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_bytes())):
+    for node in _import_statements(path):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        elif node.level == 0 and node.module:
             # The names imported, where they are modules; else the module they come from.
             names = [node.module if _module_path(f"{node.module}.{alias.name}") is None
                      else f"{node.module}.{alias.name}" for alias in node.names]
@@ -142,13 +176,10 @@ def kernel_sources() -> list[Path]:
 
 
 def _imports_numba(path: Path) -> bool:
-    for node in ast.walk(ast.parse(path.read_bytes())):
-        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "numba"
-                                                for alias in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
-            return True
-    return False
+    return any(isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "numba"
+                                                    for alias in node.names)
+               or isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0]
+               == "numba" for node in _import_statements(path))
 
 
 @cache

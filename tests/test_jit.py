@@ -3,6 +3,7 @@ and the same results either way."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -232,6 +233,48 @@ def test_package_stamp_depends_on_every_file_compiled_code_can_read(tmp_path, mo
             assert (_jit.package_stamp() != before) is reaches_kernels, name
     finally:
         _jit.package_stamp.cache_clear()
+
+
+def _statements(nodes):
+    # Import statements as comparable tuples: kind, module, level, names and their aliases.
+    return sorted((type(node).__name__, getattr(node, "module", None) or "",
+                   getattr(node, "level", 0),
+                   [(alias.name, alias.asname or "") for alias in node.names])
+                  for node in nodes)
+
+
+def _parsed_imports(path):
+    # The oracle: every import statement of the module parsed whole.
+    return _statements(node for node in ast.walk(ast.parse(path.read_bytes()))
+                       if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
+def test_the_import_scan_finds_what_parsing_the_whole_module_finds(tmp_path):
+    # The stamp reads only the lines that may start an import; a full parse of each module
+    # is the oracle, on every module of the package and on the forms an import can take.
+    for path in sorted(_jit.PACKAGE_DIR.rglob("*.py")):
+        assert _statements(_jit._import_statements(path)) == _parsed_imports(path), path
+    module = tmp_path / "forms.py"
+    module.write_text(textwrap.dedent('''\
+        """A docstring: import the values below, from what the table holds.
+        import of the rows, not a statement (
+        """
+        import os, numba.core as core  # a comment (with a parenthesis
+        from physbook.kernels import (cross,
+            rotate,  # and a comment inside
+        )
+        from physbook.sub import \\
+            helper
+        from . import sibling
+
+
+        def late():
+            if True:
+                from physbook.constants import X
+            return X
+        '''))
+    assert _statements(_jit._import_statements(module)) == _parsed_imports(module)
+    assert len(_parsed_imports(module)) == 5
 
 
 def test_the_world_bookkeeping_is_outside_the_stamp_and_every_kernel_inside():

@@ -1,6 +1,6 @@
-"""Chapter 10's soft step in colours: contacts that share no moving body solved together,
-in vector lanes and, when asked, on several threads (``SoftStepSolver(order="colours")``,
-the default, and ``parallel=True``).
+"""Appendix A: chapter 10's soft step in colours, contacts that share no moving body solved
+together, in vector lanes and, when asked, on several threads
+(``SoftStepSolver(order="colours")``, the default, and ``parallel=True``).
 
 A pass of the solver is Gauss–Seidel: each contact reads its bodies' velocities as the
 contacts before it left them and writes them back. Two contacts that share no body whose

@@ -338,6 +338,9 @@ def _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
               restitution_threshold, colouring, colour_count, threads):
     """The substeps of :func:`soft_step` after the contacts are prepared; returns the count
     of bodies whose state is no longer finite."""
+    # The passes' flags as bools numba cannot fold: given the constants True and False, it
+    # would compile each pass it calls twice over, once for each.
+    solving, relaxing = np.bool_(True), np.bool_(False)
     bad = 0
     for substep in range(substeps):
         if joints is None:
@@ -355,12 +358,12 @@ def _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
             warm_start_joints(joints, bodies, joint_work, motion)
             _warm_start(contacts, bodies, work, colouring, colour_count, threads)
         if joints is not None:
-            solve_joints(joints, bodies, joint_work, motion, h, True, joint_soft)
+            solve_joints(joints, bodies, joint_work, motion, h, solving, joint_soft)
         # The lanes hold the motion the last relaxing pass read, or none at the start:
         # only velocities changed since.
-        _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, True, soft, static_soft,
-                    push_out_speed, restitution_threshold, colouring, colour_count, threads,
-                    relax_iterations == 0 and substep > 0)
+        _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, solving, soft,
+                    static_soft, push_out_speed, restitution_threshold, colouring, colour_count,
+                    threads, relax_iterations == 0 and substep > 0)
         if substep < substeps - 1:
             advance_positions(bodies, h)
         else:
@@ -368,8 +371,8 @@ def _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
         update_motion(bodies.centers, bodies.angles, motion)
         for relax in range(relax_iterations):
             if joints is not None:
-                solve_joints(joints, bodies, joint_work, motion, h, False, joint_soft)
-            _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, False, soft,
+                solve_joints(joints, bodies, joint_work, motion, h, relaxing, joint_soft)
+            _solve_soft(contacts, bodies, work, motion, gravity, 1.0 / h, relaxing, soft,
                         static_soft, push_out_speed, restitution_threshold, colouring,
                         colour_count, threads, relax == 0)
     return bad

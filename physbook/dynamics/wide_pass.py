@@ -1,4 +1,4 @@
-"""Chapter 10's soft contact stages, up to 32 contacts of a colour at a time.
+"""Appendix A: chapter 10's soft contact stages, up to 32 contacts of a colour at a time.
 
 No two contacts of a colour (:mod:`physbook.dynamics.colouring`) share a body whose
 velocity an impulse changes, so a pass may solve several of them at once. The colouring
@@ -285,7 +285,12 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
             block[lane + SIN_A * LANES] = delta_sin[a]
             block[lane + COS_B * LANES] = delta_cos[b]
             block[lane + SIN_B * LANES] = delta_sin[b]
-        _solve_lanes(block, width, points, inverse_h, use_bias)
+        # The flag as a constant in each of two copies of the lanes' lines: in the relaxing
+        # pass's (False) the compiler drops the spring, the push-out cap and their loads.
+        if use_bias:
+            _solve_lanes(block, width, points, inverse_h, True)
+        else:
+            _solve_lanes(block, width, points, inverse_h, False)
         _scatter_velocities(block, lane_bodies, g, width, velocities, spins)
 
 
