@@ -128,12 +128,12 @@ def _import_statements(path: Path) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def _physbook_imports(path: Path) -> set[Path]:
-    """The files of the physbook modules that the file at ``path`` imports, wherever the
-    import stands; ``from physbook.x import y`` counts ``physbook.x.y`` when it is a
-    module, else ``physbook.x``."""
+def _physbook_imports(statements: list[ast.Import | ast.ImportFrom]) -> set[Path]:
+    """The files of the physbook modules that a module's import ``statements`` import;
+    ``from physbook.x import y`` counts ``physbook.x.y`` when it is a module, else
+    ``physbook.x``."""
     found = set()
-    for node in _import_statements(path):
+    for node in statements:
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif node.level == 0 and node.module:
@@ -162,10 +162,11 @@ def kernel_sources() -> list[Path]:
     world's bookkeeping in Python, the drawing) changes no compiled kernel."""
     outside = {PACKAGE_DIR / name for name in OUTSIDE_THE_STAMP}
     files = sorted(path for path in PACKAGE_DIR.rglob("*.py") if path not in outside)
-    imports = {path: _physbook_imports(path) - outside for path in files}
+    statements = {path: _import_statements(path) for path in files}
+    imports = {path: _physbook_imports(statements[path]) - outside for path in files}
     jit = PACKAGE_DIR / "_jit.py"
     pending = [path for path in files if path == jit or jit in imports[path]
-               or b"numba" in path.read_bytes() and _imports_numba(path)]
+               or _imports_numba(statements[path])]
     reached = set(pending)
     while pending:
         for module in imports.get(pending.pop(), ()):
@@ -175,11 +176,12 @@ def kernel_sources() -> list[Path]:
     return sorted(reached)
 
 
-def _imports_numba(path: Path) -> bool:
+def _imports_numba(statements: list[ast.Import | ast.ImportFrom]) -> bool:
+    """Whether a module's import ``statements`` import numba or a part of it."""
     return any(isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "numba"
                                                     for alias in node.names)
                or isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0]
-               == "numba" for node in _import_statements(path))
+               == "numba" for node in statements)
 
 
 @cache
