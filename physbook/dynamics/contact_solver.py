@@ -53,6 +53,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from physbook._buffers import zeroed_columns
 from physbook._jit import njit
 from physbook.constants import SLOP_SIZE_FRACTION
 from physbook.kinds import DYNAMIC
@@ -124,15 +125,17 @@ class Softness(NamedTuple):
 
 def work_arrays(contacts: int) -> ContactWork:
     """Zeroed :class:`ContactWork` for ``contacts`` rows."""
-    return ContactWork(np.zeros((contacts, 2, 2)), np.zeros((contacts, 2, 2)),
-                       *(np.zeros((contacts, 2)) for _ in range(8)))
+    return ContactWork(*zeroed_columns([((contacts, 2, 2), np.float64)] * 2
+                                       + [((contacts, 2), np.float64)] * 8))
 
 
 def body_work_arrays(bodies: int) -> BodyWork:
     """Zeroed :class:`BodyWork` for ``bodies`` rows."""
-    return BodyWork(np.zeros((bodies, 2)), np.zeros(bodies), np.zeros(bodies),
-                    np.zeros(bodies), np.zeros(bodies), np.zeros((bodies, 2)),
-                    np.zeros((bodies, 2)), np.zeros(bodies))
+    n = bodies
+    return BodyWork(*zeroed_columns([((n, 2), np.float64), ((n,), np.float64),
+                                     ((n,), np.float64), ((n,), np.float64),
+                                     ((n,), np.float64), ((n, 2), np.float64),
+                                     ((n, 2), np.float64), ((n,), np.float64)]))
 
 
 # --- the physics of one point ---------------------------------------------------------

@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physbook import _check
-from physbook._buffers import CachesViews, ColumnView
+from physbook._buffers import CachesViews, ColumnView, zeroed_columns
 from physbook._jit import njit
 from physbook.collision.manifold import collide_rows, narrow_scratch, pair_rotations
 from physbook.dynamics.contact_surface import (
@@ -72,12 +72,12 @@ class ContactColumns(NamedTuple):
 
 def contact_columns(capacity: int) -> ContactColumns:
     """Zeroed :class:`ContactColumns` with room for ``capacity`` rows."""
-    return ContactColumns(
-        np.zeros((capacity, 2), np.int64), np.zeros((capacity, 2), np.int64),
-        np.zeros(capacity, np.int64), np.zeros((capacity, 2)), np.zeros((capacity, 2, 2)),
-        np.zeros((capacity, 2)), np.zeros((capacity, 2), np.int64), np.zeros((capacity, 2)),
-        np.zeros((capacity, 2)), np.zeros(capacity), np.zeros(capacity), np.zeros(capacity),
-        np.zeros(capacity, np.int64))
+    m = capacity
+    return ContactColumns(*zeroed_columns([
+        ((m, 2), np.int64), ((m, 2), np.int64), ((m,), np.int64), ((m, 2), np.float64),
+        ((m, 2, 2), np.float64), ((m, 2), np.float64), ((m, 2), np.int64),
+        ((m, 2), np.float64), ((m, 2), np.float64), ((m,), np.float64), ((m,), np.float64),
+        ((m,), np.float64), ((m,), np.int64)]))
 
 
 @njit(inline=True)

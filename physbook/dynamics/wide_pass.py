@@ -4,9 +4,10 @@ No two contacts of a colour (:mod:`physbook.dynamics.colouring`) share a body wh
 velocity an impulse changes, so a pass may solve several of them at once. The colouring
 cuts each colour into *groups* of up to :data:`~physbook.constants.LANES` rows. A group of
 contacts that cannot bounce (restitution 0) and have the same number of points is solved in
-*lanes*, one contact per lane: the pass gathers the bodies' velocities and motion into the
-group's block, runs the arithmetic of :func:`~physbook.dynamics.contact_solver.solve_soft`
-on every lane, and scatters the velocities back. Each line of that arithmetic is the same
+*lanes*, one contact per lane: the pass gathers the bodies' velocities into a block on
+its own stack and their motion into the group's block, runs the arithmetic of
+:func:`~physbook.dynamics.contact_solver.solve_soft` on every lane, and scatters the
+velocities back. Each line of that arithmetic is the same
 operation on every lane, which the compiler turns into vector instructions (eight float64
 at once with AVX-512, four with AVX2). A part-filled group is solved to the next multiple
 of :data:`~physbook.constants.VECTOR_WIDTH` lanes (:func:`group_width`), so the last,
@@ -24,12 +25,17 @@ passes carry the impulses in the block; :func:`store_groups` keeps them in the c
 at the end. A pass reads and writes only the bodies' velocities, and reads their motion
 since the step began.
 
-numba vectorises a loop over the lanes only when every value it reads or writes sits in
-one flat array at a fixed offset from the lane (two arrays might overlap, and a row of a
-2-D array sits at an offset the compiler cannot see), and only when the loop's length is
-not a constant (a constant 8 is unrolled before the vectoriser sees a loop). So a group's
-values live in one block of ``FIELDS × LANES`` float64, field f of lane l at
-``f·LANES + l``, and the loops run to the group's width, worked out as the pass runs.
+numba vectorises a loop over the lanes only when every value it reads or writes sits at a
+fixed offset from the lane in flat arrays the compiler knows apart (two arrays it is
+handed might overlap, and a row of a 2-D array sits at an offset the compiler cannot see),
+and only when the loop's length is not a constant (a constant 8 is unrolled before the
+vectoriser sees a loop). So a group's values live in one block of ``FIELDS × LANES``
+float64, field f of lane l at ``f·LANES + l``, the velocities the pass changes in a block
+of ``VELOCITY_FIELDS × LANES`` on the pass's stack (:func:`~physbook._stack.stack_floats`,
+which overlaps nothing), and the loops run to the group's width, worked out as the pass
+runs. The velocities are the values a pass writes most: kept apart, they stay in the
+first-level cache from group to group, where in each group's block they would travel to
+memory and back at every pass of a large pile (0.6.5).
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from physbook._jit import njit
+from physbook._stack import stack_floats
 from physbook.constants import LANES, VECTOR_WIDTH
 from physbook.dynamics.contact_solver import (
     base_separation,
@@ -55,13 +62,21 @@ ARM_AX, ARM_AY, ARM_BX, ARM_BY = 11, 12, 13, 14        # point k: + 4·k
 BASE_SEPARATION, NORMAL_MASS, TANGENT_MASS = 19, 21, 23  # point k: + k
 # Carried from pass to pass through the step (point k: + k).
 NORMAL_IMPULSE, TANGENT_IMPULSE = 25, 27
-# Gathered at every pass: the bodies' velocities, and their motion since the step began
-# (Δc_B − Δc_A and both rotations).
-VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(29, 35)
-MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B = range(35, 41)
+# Gathered by a pass that follows a move: the bodies' motion since the step began
+# (Δc_B − Δc_A and both rotations), kept for the passes until the next move.
+MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B = range(29, 35)
 # The contact's tangent speed (chapter 16's conveyors), set once per step.
-TANGENT_SPEED = 41
-FIELDS = 42
+TANGENT_SPEED = 35
+FIELDS = 36
+
+# The bodies' velocities, gathered at every pass into a block of their own on the pass's
+# stack (VELOCITY_FIELDS × LANES), not into the group's block: written and read again at
+# every pass, they stay in the first-level cache, where in the group's block, one of a
+# colour's many, they would go to memory and back at each pass (a large pile's blocks
+# fill megabytes).
+VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(6)
+VELOCITY_FIELDS = 6
+VELOCITY_BLOCK = VELOCITY_FIELDS * LANES  # a constant, as stack_floats needs
 
 #: Columns of a colouring's ``groups`` (G, 3): a group's first gathered row, its number of
 #: rows, and the points of each of its contacts when it is solved in lanes (1 or 2), or
@@ -200,34 +215,34 @@ def store_groups(group_count, groups, lanes, order, contacts, bodies, work, scal
 
 
 @njit(refcounted=False, inline=True)
-def _gather_velocities(block, lane_bodies, g, width, velocities, spins):
-    """Read the velocities of each lane's bodies into group g's block."""
+def _gather_velocities(speeds, lane_bodies, g, width, velocities, spins):
+    """Read the velocities of each lane's bodies, group g's, into ``speeds``."""
     for lane in range(width):
         # Unsigned: numba checks a signed index for being negative at every use.
         a = np.uint64(lane_bodies[g, 0, lane])
         b = np.uint64(lane_bodies[g, 1, lane])
-        block[lane + VELOCITY_AX * LANES] = velocities[a, 0]
-        block[lane + VELOCITY_AY * LANES] = velocities[a, 1]
-        block[lane + SPIN_A * LANES] = spins[a]
-        block[lane + VELOCITY_BX * LANES] = velocities[b, 0]
-        block[lane + VELOCITY_BY * LANES] = velocities[b, 1]
-        block[lane + SPIN_B * LANES] = spins[b]
+        speeds[lane + VELOCITY_AX * LANES] = velocities[a, 0]
+        speeds[lane + VELOCITY_AY * LANES] = velocities[a, 1]
+        speeds[lane + SPIN_A * LANES] = spins[a]
+        speeds[lane + VELOCITY_BX * LANES] = velocities[b, 0]
+        speeds[lane + VELOCITY_BY * LANES] = velocities[b, 1]
+        speeds[lane + SPIN_B * LANES] = spins[b]
 
 
 @njit(refcounted=False, inline=True)
-def _scatter_velocities(block, lane_bodies, g, width, velocities, spins):
+def _scatter_velocities(speeds, lane_bodies, g, width, velocities, spins):
     """Write each lane's velocities back to its bodies, from the last lane to the first: an
     empty lane holds the bodies of lane 0 as they were gathered, and lane 0 then writes
     them as they are now. (With no test for empty lanes the loops have no branch.)"""
     for lane in range(width - 1, -1, -1):
         a = np.uint64(lane_bodies[g, 0, lane])
         b = np.uint64(lane_bodies[g, 1, lane])
-        velocities[a, 0] = block[lane + VELOCITY_AX * LANES]
-        velocities[a, 1] = block[lane + VELOCITY_AY * LANES]
-        spins[a] = block[lane + SPIN_A * LANES]
-        velocities[b, 0] = block[lane + VELOCITY_BX * LANES]
-        velocities[b, 1] = block[lane + VELOCITY_BY * LANES]
-        spins[b] = block[lane + SPIN_B * LANES]
+        velocities[a, 0] = speeds[lane + VELOCITY_AX * LANES]
+        velocities[a, 1] = speeds[lane + VELOCITY_AY * LANES]
+        spins[a] = speeds[lane + SPIN_A * LANES]
+        velocities[b, 0] = speeds[lane + VELOCITY_BX * LANES]
+        velocities[b, 1] = speeds[lane + VELOCITY_BY * LANES]
+        spins[b] = speeds[lane + SPIN_B * LANES]
 
 
 @njit(refcounted=False)
@@ -235,6 +250,7 @@ def warm_start_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies,
     """:func:`~physbook.dynamics.contact_solver.warm_start` of the groups first .. last − 1
     (``groups_span``), each in lanes or row by row; the same results, bit for bit."""
     velocities, spins = bodies.velocities, bodies.angular_velocities
+    speeds = stack_floats(VELOCITY_BLOCK)
     for g in range(groups_span[0], groups_span[1]):
         points = groups[g, POINTS]
         if points == BY_ROWS:
@@ -243,11 +259,11 @@ def warm_start_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies,
             continue
         block = _block(lanes, g)
         width = group_width(groups[g, ROWS])
-        _gather_velocities(block, lane_bodies, g, width, velocities, spins)
-        _warm_lanes(block, width, 0)
+        _gather_velocities(speeds, lane_bodies, g, width, velocities, spins)
+        _warm_lanes(block, speeds, width, 0)
         if points == 2:
-            _warm_lanes(block, width, 1)
-        _scatter_velocities(block, lane_bodies, g, width, velocities, spins)
+            _warm_lanes(block, speeds, width, 1)
+        _scatter_velocities(speeds, lane_bodies, g, width, velocities, spins)
 
 
 @njit(refcounted=False)
@@ -265,6 +281,7 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
     """
     velocities, spins = bodies.velocities, bodies.angular_velocities
     moved, delta_cos, delta_sin = motion.moved, motion.delta_cos, motion.delta_sin
+    speeds = stack_floats(VELOCITY_BLOCK)
     for g in range(groups_span[0], groups_span[1]):
         points = groups[g, POINTS]
         if points == BY_ROWS:
@@ -274,7 +291,7 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
             continue
         block = _block(lanes, g)
         width = group_width(groups[g, ROWS])
-        _gather_velocities(block, lane_bodies, g, width, velocities, spins)
+        _gather_velocities(speeds, lane_bodies, g, width, velocities, spins)
         for lane in range(width if moved_since else 0):
             a = np.uint64(lane_bodies[g, 0, lane])
             b = np.uint64(lane_bodies[g, 1, lane])
@@ -288,29 +305,29 @@ def solve_groups(groups_span, groups, lane_bodies, lanes, contacts, bodies, work
         # The flag as a constant in each of two copies of the lanes' lines: in the relaxing
         # pass's (False) the compiler drops the spring, the push-out cap and their loads.
         if use_bias:
-            _solve_lanes(block, width, points, inverse_h, True)
+            _solve_lanes(block, speeds, width, points, inverse_h, True)
         else:
-            _solve_lanes(block, width, points, inverse_h, False)
-        _scatter_velocities(block, lane_bodies, g, width, velocities, spins)
+            _solve_lanes(block, speeds, width, points, inverse_h, False)
+        _scatter_velocities(speeds, lane_bodies, g, width, velocities, spins)
 
 
 @njit(refcounted=False, inline=True)
-def _solve_lanes(block, width, points, inverse_h, use_bias):
+def _solve_lanes(block, speeds, width, points, inverse_h, use_bias):
     """solve_soft's lines for a contact that cannot bounce, on every lane at once, its
     branches as selects: normal impulses point by point, then friction. An empty lane, all
     zeros, computes zeros. (Each point is a call with k a constant, so that the compiler
     sees the fields' offsets: a loop over a number of points it cannot see is not
     vectorised.)"""
-    _normal_lanes(block, width, 0, inverse_h, use_bias)
+    _normal_lanes(block, speeds, width, 0, inverse_h, use_bias)
     if points == 2:
-        _normal_lanes(block, width, 1, inverse_h, use_bias)
-    _friction_lanes(block, width, 0)
+        _normal_lanes(block, speeds, width, 1, inverse_h, use_bias)
+    _friction_lanes(block, speeds, width, 0)
     if points == 2:
-        _friction_lanes(block, width, 1)
+        _friction_lanes(block, speeds, width, 1)
 
 
 @njit(refcounted=False, inline=True)
-def _normal_lanes(block, width, k, inverse_h, use_bias):
+def _normal_lanes(block, speeds, width, k, inverse_h, use_bias):
     """The normal impulse of point k on every lane, as solve_soft's."""
     for lane in range(width):
         nx, ny, rax, ray, rbx, rby = _normal_and_arms(block, lane, k)
@@ -330,55 +347,56 @@ def _normal_lanes(block, width, k, inverse_h, use_bias):
         bias = s * inverse_h if gap else (spring_bias if use_bias else 0.0)
         mass_scale = mass_scale if soft else 1.0
         impulse_scale = block[lane + IMPULSE_SCALE * LANES] if soft else 0.0
-        vn = _relative_speed(block, lane, rax, ray, rbx, rby, nx, ny)
+        vn = _relative_speed(speeds, lane, rax, ray, rbx, rby, nx, ny)
         accumulated = block[lane + (NORMAL_IMPULSE + k) * LANES]
         j = -block[lane + (NORMAL_MASS + k) * LANES] * (mass_scale * vn + bias) \
             - impulse_scale * accumulated
         total = max(accumulated + j, 0.0)
         j = total - accumulated
         block[lane + (NORMAL_IMPULSE + k) * LANES] = total
-        _push(block, lane, j * nx, j * ny, rax, ray, rbx, rby)
+        _push(block, speeds, lane, j * nx, j * ny, rax, ray, rbx, rby)
 
 
 @njit(refcounted=False, inline=True)
-def _friction_lanes(block, width, k):
+def _friction_lanes(block, speeds, width, k):
     """The friction impulse of point k on every lane, as solve_soft's: the total
     λ_t − (v_t − v_t*)/K_t clamped to ±μ·λ_n."""
     for lane in range(width):
         nx, ny, rax, ray, rbx, rby = _normal_and_arms(block, lane, k)
         bound = block[lane + FRICTION * LANES] * block[lane + (NORMAL_IMPULSE + k) * LANES]
-        vt = (_relative_speed(block, lane, rax, ray, rbx, rby, -ny, nx)
+        vt = (_relative_speed(speeds, lane, rax, ray, rbx, rby, -ny, nx)
               - block[lane + TANGENT_SPEED * LANES])
         accumulated = block[lane + (TANGENT_IMPULSE + k) * LANES]
         total = min(max(accumulated - vt * block[lane + (TANGENT_MASS + k) * LANES],
                         -bound), bound)
         jt = total - accumulated
         block[lane + (TANGENT_IMPULSE + k) * LANES] = total
-        _push(block, lane, jt * -ny, jt * nx, rax, ray, rbx, rby)
+        _push(block, speeds, lane, jt * -ny, jt * nx, rax, ray, rbx, rby)
 
 
 @njit(refcounted=False, inline=True)
-def _warm_lanes(block, width, k):
+def _warm_lanes(block, speeds, width, k):
     """Point k's starting impulse on every lane: P = λ_n·n + λ_t·t with t = (−n_y, n_x),
     as warm_start sums it."""
     for lane in range(width):
         nx, ny, rax, ray, rbx, rby = _normal_and_arms(block, lane, k)
         jn = block[lane + (NORMAL_IMPULSE + k) * LANES]
         jt = block[lane + (TANGENT_IMPULSE + k) * LANES]
-        _push(block, lane, jn * nx - jt * ny, jn * ny + jt * nx, rax, ray, rbx, rby)
+        _push(block, speeds, lane, jn * nx - jt * ny, jn * ny + jt * nx, rax, ray, rbx, rby)
 
 
 @njit(refcounted=False, inline=True)
-def _push(block, lane, px, py, rax, ray, rbx, rby):
-    """impulse_on_pair on a lane: −P on A at arm r_A, +P on B at arm r_B."""
-    block[lane + VELOCITY_AX * LANES] -= block[lane + INVERSE_MASS_A * LANES] * px
-    block[lane + VELOCITY_AY * LANES] -= block[lane + INVERSE_MASS_A * LANES] * py
-    block[lane + SPIN_A * LANES] -= block[lane + INVERSE_INERTIA_A * LANES] * (rax * py
-                                                                               - ray * px)
-    block[lane + VELOCITY_BX * LANES] += block[lane + INVERSE_MASS_B * LANES] * px
-    block[lane + VELOCITY_BY * LANES] += block[lane + INVERSE_MASS_B * LANES] * py
-    block[lane + SPIN_B * LANES] += block[lane + INVERSE_INERTIA_B * LANES] * (rbx * py
-                                                                               - rby * px)
+def _push(block, speeds, lane, px, py, rax, ray, rbx, rby):
+    """impulse_on_pair on a lane: −P on A at arm r_A, +P on B at arm r_B (the inverse
+    masses from the group's block, the velocities in ``speeds``)."""
+    speeds[lane + VELOCITY_AX * LANES] -= block[lane + INVERSE_MASS_A * LANES] * px
+    speeds[lane + VELOCITY_AY * LANES] -= block[lane + INVERSE_MASS_A * LANES] * py
+    speeds[lane + SPIN_A * LANES] -= block[lane + INVERSE_INERTIA_A * LANES] * (rax * py
+                                                                                - ray * px)
+    speeds[lane + VELOCITY_BX * LANES] += block[lane + INVERSE_MASS_B * LANES] * px
+    speeds[lane + VELOCITY_BY * LANES] += block[lane + INVERSE_MASS_B * LANES] * py
+    speeds[lane + SPIN_B * LANES] += block[lane + INVERSE_INERTIA_B * LANES] * (rbx * py
+                                                                                - rby * px)
 
 
 @njit(refcounted=False, inline=True)
@@ -390,12 +408,13 @@ def _normal_and_arms(block, lane, k):
 
 
 @njit(refcounted=False, inline=True)
-def _relative_speed(block, lane, rax, ray, rbx, rby, dx, dy):
+def _relative_speed(speeds, lane, rax, ray, rbx, rby, dx, dy):
     """(v_B + ω_B × r_B − v_A − ω_A × r_A)·d on a lane, as solve_soft sums it."""
-    return (((block[lane + VELOCITY_BX * LANES] - block[lane + SPIN_B * LANES] * rby)
-             - (block[lane + VELOCITY_AX * LANES] - block[lane + SPIN_A * LANES] * ray)) * dx
-            + ((block[lane + VELOCITY_BY * LANES] + block[lane + SPIN_B * LANES] * rbx)
-               - (block[lane + VELOCITY_AY * LANES] + block[lane + SPIN_A * LANES] * rax))
+    return (((speeds[lane + VELOCITY_BX * LANES] - speeds[lane + SPIN_B * LANES] * rby)
+             - (speeds[lane + VELOCITY_AX * LANES] - speeds[lane + SPIN_A * LANES] * ray))
+            * dx
+            + ((speeds[lane + VELOCITY_BY * LANES] + speeds[lane + SPIN_B * LANES] * rbx)
+               - (speeds[lane + VELOCITY_AY * LANES] + speeds[lane + SPIN_A * LANES] * rax))
             * dy)
 
 
