@@ -20,6 +20,7 @@ LAYER_OF_PREFIX = {
     "physbook._kernel_cache": "base",
     "physbook._check": "base",
     "physbook._buffers": "base",
+    "physbook._stack": "base",
     "physbook.compile_notice": "base",
     "physbook.warm": "package",
     "physbook.constants": "base",
