@@ -39,11 +39,15 @@ def zeroed_columns(columns: list[tuple[tuple[int, ...], type]]) -> list[np.ndarr
     the other from one allocation, each starting on a 64-byte cache line.
 
     A table's columns, each under a megabyte in a large scene, together span tens of them,
-    and numpy asks the kernel to back an allocation of 4 MiB or more with 2 MiB pages: one
-    allocation then costs the processor's address translation a few hundred entries
-    fewer than a column each, which a pass over the columns of a large pile otherwise
-    misses and waits for (most of all in a virtual machine, whose misses walk two tables).
+    and numpy asks the kernel to back an allocation of 4 MiB or more with 2 MiB pages: the
+    thousands of 4 KiB pages a column each would take become a few large ones, whose
+    addresses the processor keeps translated through a pass over a large pile instead of
+    missing and waiting for them (most of all in a virtual machine, whose misses walk two
+    tables).
     """
+    for _, dtype in columns:
+        if np.dtype(dtype).itemsize != 8:
+            raise ValueError(f"zeroed_columns: dtype {dtype} must have 8-byte items")
     sizes = [int(np.prod(shape)) for shape, _ in columns]
     starts, end = [], 0
     for size in sizes:
@@ -52,8 +56,6 @@ def zeroed_columns(columns: list[tuple[tuple[int, ...], type]]) -> list[np.ndarr
     buffer = np.zeros(max(end, 1))
     arrays = []
     for (shape, dtype), start, size in zip(columns, starts, sizes, strict=True):
-        if np.dtype(dtype).itemsize != 8:
-            raise ValueError(f"zeroed_columns: dtype {dtype} must have 8-byte items")
         arrays.append(buffer[start:start + size].view(dtype).reshape(shape))
     return arrays
 

@@ -5,9 +5,8 @@ in every pass of the solver) reads and writes them fastest where nothing else is
 few kilobytes on its own stack stay in the processor's first-level cache, where the same
 values in a column of a large array travel to and from memory at every pass. numba makes
 arrays only on its reference-counted heap, which a ``refcounted=False`` kernel may not
-use, and each allocation costs about as much as a small group's pass; so
-:func:`stack_floats` asks the compiler for the room on the stack, once per call of the
-kernel, for nothing. The compiler also knows that such an array overlaps no other, which
+use; :func:`stack_floats` asks the compiler for the room on the stack instead, once per
+call of the kernel, at no cost. The compiler also knows that such an array overlaps no other, which
 lets it vectorise a loop that reads one array and writes another.
 
 With numba off (``NUMBA_DISABLE_JIT=1``) it is a plain ``numpy.empty``.
@@ -63,4 +62,3 @@ if ENABLED:
         return array_type(size), codegen
 else:
     stack_floats = _stack_floats_in_python
-

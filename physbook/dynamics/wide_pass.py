@@ -69,11 +69,8 @@ MOVED_X, MOVED_Y, COS_A, SIN_A, COS_B, SIN_B = range(29, 35)
 TANGENT_SPEED = 35
 FIELDS = 36
 
-# The bodies' velocities, gathered at every pass into a block of their own on the pass's
-# stack (VELOCITY_FIELDS × LANES), not into the group's block: written and read again at
-# every pass, they stay in the first-level cache, where in the group's block, one of a
-# colour's many, they would go to memory and back at each pass (a large pile's blocks
-# fill megabytes).
+# The bodies' velocities, gathered at every pass into a block of VELOCITY_FIELDS × LANES
+# on the pass's stack, not into the group's (see the module docstring).
 VELOCITY_AX, VELOCITY_AY, SPIN_A, VELOCITY_BX, VELOCITY_BY, SPIN_B = range(6)
 VELOCITY_FIELDS = 6
 VELOCITY_BLOCK = VELOCITY_FIELDS * LANES  # a constant, as stack_floats needs
