@@ -6,8 +6,8 @@ few kilobytes on its own stack stay in the processor's first-level cache, where 
 values in a column of a large array travel to and from memory at every pass. numba makes
 arrays only on its reference-counted heap, which a ``refcounted=False`` kernel may not
 use; :func:`stack_floats` asks the compiler for the room on the stack instead, once per
-call of the kernel, at no cost. The compiler also knows that such an array overlaps no other, which
-lets it vectorise a loop that reads one array and writes another.
+call of the kernel, at no cost. The compiler also knows that such an array overlaps no
+other, which lets it vectorise a loop that reads one array and writes another.
 
 With numba off (``NUMBA_DISABLE_JIT=1``) it is a plain ``numpy.empty``.
 """
