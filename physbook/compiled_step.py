@@ -321,9 +321,9 @@ def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first
     and whether this step synced it already, the sleep and continuous switches, last
     step's touching keys, gravity, ``dt`` with the solver's softnesses for it (a
     :func:`~physbook.dynamics.solver_steps.springs_table`) and the speed of a hit; returns
-    the fields of a :class:`StepResult`, its counts' flattened in. A game that steps by
-    the frame time it measured changes ``dt`` every step, so nothing that depends on it
-    is held in the state."""
+    the fields of a :class:`StepResult`, its counts' flattened in and its keys None when
+    they are the ``keys`` given. A game that steps by the frame time it measured changes
+    ``dt`` every step, so nothing that depends on it is held in the state."""
     held = state.tree
     tree = TreeStage(held.nodes, held.state, held.leaf_of_row, held.centers, held.moved,
                      known, held.margin, held.prediction, held.shrink, keys)
@@ -333,7 +333,12 @@ def step_from_state(state, old_is_first, old_count, sensing, sensor_old_is_first
                            SensorSource(state, sensor_old_is_first, sensor_old_count),
                            sleeping, continuous, springs_from_table(springs_table), touching,
                            gravity, dt, hit_speed)
-    # Handed to Python as a plain tuple (see physbook.continuous.reach_arrays).
+    # Handed to Python as a plain tuple (see physbook.continuous.reach_arrays). Most steps
+    # keep the keys they were given, which Python holds: handing them back would box an
+    # array at every step (about half a microsecond).
     counts = result.counts
-    return (result.status, result.value, result.keys, result.moved, result.contact_rows,
-            result.sensor_rows, counts.touching, counts.hits, counts.changed)
+    kept = (result.keys.shape[0] == keys.shape[0]
+            and result.keys.ctypes.data == keys.ctypes.data)
+    return (result.status, result.value, None if kept else result.keys, result.moved,
+            result.contact_rows, result.sensor_rows, counts.touching, counts.hits,
+            counts.changed)

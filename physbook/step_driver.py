@@ -345,7 +345,7 @@ class StepDriver:
                          self._sleep.enabled, self.continuous, self._log.record.touching,
                          self.gravity, dt, settings.springs_table, self._log.hit_speed)
             # The fields of a StepResult, flat (a compiled call hands Python plain tuples).
-            (status, _, keys, moved, contact_rows, sensor_rows, touch_count, hit_count,
+            (status, _, new_keys, moved, contact_rows, sensor_rows, touch_count, hit_count,
              changed) = self._compiled_call(state)(*arguments)
             if self._entry is None:
                 self._entry = (state.handle, step_from_state,
@@ -355,8 +355,8 @@ class StepDriver:
             if status == QUIET:
                 self.end_quiet_step(dt)
                 return
-            if not synced:
-                tree.accept(state.shape_count, keys, moved)
+            if not synced:  # new keys come back, the ones the tree holds as None
+                tree.accept(state.shape_count, keys if new_keys is None else new_keys, moved)
             if status != NEED_ROOM:
                 break
             # More pairs than contact (or sensor) rows: grow them and step again, from the

@@ -15,6 +15,7 @@ from physbook.broadphase.pairs import (
     ShapeBoxes,
     _pairs_are_sorted,
     canonical_pairs,
+    lengthened,
     sorted_pairs,
 )
 from physbook.broadphase.sweep import sweep_pairs
@@ -375,3 +376,14 @@ def test_canonical_pairs_rejects_what_is_not_pairs_naming_it():
         canonical_pairs(np.array([[True, False]]))
     with pytest.raises(TypeError, match="name must be a string"):
         canonical_pairs([[0, 1]], 5)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+@pytest.mark.parametrize("used", [0, 1, 5])
+def test_a_lengthened_buffer_keeps_its_used_entries(dtype, used):
+    # The growth of every compiled pair and key buffer: a longer array of the same type
+    # whose first entries are the used ones.
+    buffer = np.arange(5, dtype=dtype) * 3 + 1
+    longer = lengthened(buffer, used, 12)
+    assert longer.dtype == buffer.dtype and longer.shape == (12,)
+    assert np.array_equal(longer[:used], buffer[:used])

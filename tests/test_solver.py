@@ -703,3 +703,39 @@ def test_a_step_that_solves_only_the_awake_rows_gives_the_states_of_solving_all(
         assert np.array_equal(getattr(gathered_contacts, name), getattr(all_contacts, name))
     moved = ~np.isclose(gathered_bodies.centers, bodies.centers).all(axis=1)
     assert moved.any()  # the step moved the falling box
+
+
+def test_a_colouring_with_no_colour_solves_the_rows_as_no_colouring_does():
+    # The soft step solves a colouring's rows in order when it is passed no colour (one
+    # contact, or no group in lanes), so that the rows and the colours are one compiled
+    # kernel. Given the same rows, it must give the states of the step without a
+    # colouring, bit for bit: bodies and the impulses carried to the next step.
+    import physbook as pb
+    from physbook.dynamics.contact_table import ContactColumns
+    from physbook.dynamics.solver_steps import NO_COLOUR, soft_step
+
+    solver = SoftStepSolver()
+    world = pb.scenes.pyramid(6, world=World(solver=solver, sleeping=False)).world
+    for _ in range(30):
+        world.step(1 / 60)
+    contacts, bodies = world.contacts.arrays, world.bodies.arrays
+    assert len(contacts.bodies) > 20  # a pile of touching rows, not a lone contact
+    dt, gravity = 1 / 60, np.array([0.0, -9.81])
+    settings = solver.compiled_settings(dt)
+    springs, s = settings.springs, settings.soft
+    states = []
+    for colouring in (None, solver.colouring(len(contacts.bodies), len(bodies.kinds))):
+        rows = ContactColumns(*(column.copy() for column in contacts))
+        state = type(bodies)(*(column.copy() for column in bodies))
+        work, motion, _ = solver.work_views(len(rows.bodies), len(state.kinds), None)
+        soft_step(rows, state, work, motion, None, None, springs.joints, gravity, dt,
+                  s.substeps, s.relax_iterations, springs.contacts, springs.static_contacts,
+                  s.push_out_speed, s.restitution_threshold, s.warm_starting, colouring,
+                  NO_COLOUR, None)
+        states.append((rows, state))
+    (without, without_bodies), (coloured, coloured_bodies) = states
+    assert not np.array_equal(without_bodies.centers, bodies.centers)  # the step moved them
+    for name, a, b in zip(type(bodies)._fields, without_bodies, coloured_bodies, strict=True):
+        assert np.array_equal(a, b), name
+    for name in ("normal_impulses", "tangent_impulses"):
+        assert np.array_equal(getattr(without, name), getattr(coloured, name)), name

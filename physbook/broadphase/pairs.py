@@ -141,15 +141,22 @@ def canonical_pairs(pairs, name: str = "pairs") -> np.ndarray:
 
 
 @njit
+def lengthened(array, used, length):
+    """A new array of ``length`` entries of ``array``'s type, holding its first ``used``."""
+    longer = np.empty(length, array.dtype)
+    # A loop, not a slice assignment: that would compile numba's message for a shape
+    # mismatch too, some 5 s of a world's first step.
+    for i in range(used):
+        longer[i] = array[i]
+    return longer
+
+
+@njit
 def _grown_pairs(first, second, found):
     """Pair buffers of twice the capacity holding the first ``found`` pairs: called by a
     method's kernel when its buffers are full (amortised O(1) per pair)."""
     capacity = 2 * first.shape[0] + 16
-    grown_first = np.empty(capacity, np.int64)
-    grown_second = np.empty(capacity, np.int64)
-    grown_first[:found] = first[:found]
-    grown_second[:found] = second[:found]
-    return grown_first, grown_second
+    return lengthened(first, found, capacity), lengthened(second, found, capacity)
 
 
 @njit
@@ -167,9 +174,7 @@ def append_pair(first, second, found, a, b):
 def appended(out, found, value):
     """Store ``value`` at ``found`` in ``out``, doubling it if full; returns the array."""
     if found == out.shape[0]:
-        bigger = np.empty(2 * found + 16, out.dtype)
-        bigger[:found] = out[:found]
-        out = bigger
+        out = lengthened(out, found, 2 * found + 16)
     out[found] = value
     return out
 

@@ -46,6 +46,7 @@ from physbook.broadphase.pairs import (
     ShapeBoxes,
     appended,
     boxes_overlap,
+    lengthened,
     removed_rows,
     stage_input,
 )
@@ -575,9 +576,7 @@ def _overlapping_many(nodes, root, lowers, uppers, stack):
                                          lowers[k, 0], lowers[k, 1], uppers[k, 0],
                                          uppers[k, 1], stack, rows, found)
         if found > queries.shape[0]:
-            longer = np.empty(max(found, 2 * queries.shape[0]), np.int64)
-            longer[:start] = queries[:start]
-            queries = longer
+            queries = lengthened(queries, start, max(found, 2 * queries.shape[0]))
         queries[start:found] = k
     return queries[:found], rows[:found]
 
@@ -614,14 +613,6 @@ def _unmark(parent, marked, leaf_of_row, moved, count):
             node = parent[node]
 
 
-@njit
-def _doubled(array, used):
-    """A copy of ``array`` twice as long, holding its first ``used`` entries."""
-    longer = np.empty(2 * array.shape[0], array.dtype)
-    longer[:used] = array[:used]
-    return longer
-
-
 @njit(refcounted=False)
 def _box_overlaps(lower, upper, node, low_x, low_y, high_x, high_y):
     """Whether node ``node``'s box overlaps the given box (touching counts)."""
@@ -656,7 +647,7 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
         a = pairs[top]
         b = pairs[top + 1]
         if top + 6 > pairs.shape[0]:
-            pairs = _doubled(pairs, top)
+            pairs = lengthened(pairs, top, 2 * pairs.shape[0])
         if a == b:
             first = child1[a]
             second = child2[a]
@@ -695,7 +686,7 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
                             depth += 1
                     continue
                 if found == keys.shape[0]:
-                    keys = _doubled(keys, found)
+                    keys = lengthened(keys, found, 2 * keys.shape[0])
                 keys[found] = (min(row[node], renewed) << 32) + max(row[node], renewed)
                 found += 1
             continue
@@ -703,7 +694,7 @@ def _fresh_keys(lower, upper, child1, child2, height, row, marked, leaf_of_row, 
         b_leaf = child1[b] == NULL
         if a_leaf and b_leaf:
             if found == keys.shape[0]:
-                keys = _doubled(keys, found)
+                keys = lengthened(keys, found, 2 * keys.shape[0])
             keys[found] = (min(row[a], row[b]) << 32) + max(row[a], row[b])
             found += 1
             continue
@@ -746,7 +737,7 @@ def _queried_keys(lower, upper, child1, child2, height, row, leaf_of_row, moved,
             if other == m or (moved[other] and other < m):
                 continue
             if found == keys.shape[0]:
-                keys = _doubled(keys, found)
+                keys = lengthened(keys, found, 2 * keys.shape[0])
             keys[found] = (min(m, other) << 32) + max(m, other)
             found += 1
     return keys[:found]

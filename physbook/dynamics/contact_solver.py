@@ -236,6 +236,13 @@ def shift_positions(centers, angles, inverse_masses, inverse_inertias, a, b, px,
 
 
 @njit(refcounted=False)
+def every_row(contacts):
+    """The span (first, last) of every row of ``contacts``, typed as a group's span is:
+    given a literal 0, numba would compile each kernel it is passed to once more."""
+    return np.int64(0), np.int64(contacts.bodies.shape[0])
+
+
+@njit(refcounted=False)
 def prepare_contacts(contacts, bodies, work, motion, warm_scale):
     """Per contact point: arms, effective masses 1/K along n and t, the base separation,
     the approach speed v_n, and the impulses to start from.
@@ -249,7 +256,8 @@ def prepare_contacts(contacts, bodies, work, motion, warm_scale):
     """
     start_motion(bodies, motion)
     count_overlaps(contacts, bodies, motion)
-    prepare_rows(contacts, bodies, work, warm_scale)
+    # Every row as a span, as a group of rows is passed: one compilation serves both.
+    prepare_rows(contacts, bodies, work, warm_scale, every_row(contacts))
 
 
 @njit(refcounted=False)

@@ -32,6 +32,7 @@ from physbook.dynamics.contact_solver import (
     ContactWork,
     Softness,
     count_overlaps,
+    every_row,
     land_early_bounces,
     land_late_bounces,
     prepare_contacts,
@@ -186,6 +187,12 @@ class SolverWork(NamedTuple):
     awake_rows: AwakeRows
 
 
+#: The ``colour_count`` that has :func:`soft_step` solve a colouring's rows in order, as
+#: without a colouring: 0 as an int64, since numba compiles a kernel passed the literal 0
+#: once more, apart from the colour counts.
+NO_COLOUR = np.int64(0)
+
+
 @njit(refcounted=False)
 def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
                  iterations, accumulate, warm_starting, restitution_threshold,
@@ -209,7 +216,7 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
     if warm_starting:
         if joints is not None:
             warm_start_joints(joints, bodies, joint_work, motion)
-        warm_start(contacts, bodies, work)
+        warm_start(contacts, bodies, work, every_row(contacts))
     for _ in range(iterations):
         if joints is not None:
             solve_joints(joints, bodies, joint_work, motion, dt, True, joint_soft)
@@ -238,10 +245,12 @@ def impulse_step(contacts, bodies, work, motion, joints, joint_work, joint_soft,
 
 @njit(refcounted=False, inline=True)
 def _warm_start(contacts, bodies, work, colouring, colour_count, threads):
-    """:func:`~physbook.dynamics.contact_solver.warm_start`, in row order or, given a
-    colouring, colour by colour, on numba's threads when ``threads`` is not None."""
-    if colouring is None:
-        warm_start(contacts, bodies, work)
+    """:func:`~physbook.dynamics.contact_solver.warm_start`, in row order (with no
+    colouring, or none of its colours) or colour by colour, on numba's threads when
+    ``threads`` is not None."""
+    if colouring is None or colour_count == 0:
+        # Every row as a span, as a group of rows is passed: one compilation serves both.
+        warm_start(contacts, bodies, work, every_row(contacts))
     elif threads is None:
         # The colours one after the other are the groups in order.
         warm_start_groups((0, colouring.group_starts[colour_count]), colouring.groups,
@@ -254,12 +263,14 @@ def _warm_start(contacts, bodies, work, colouring, colour_count, threads):
 def _solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
                 static_soft, push_out_speed, restitution_threshold, colouring, colour_count,
                 threads, moved_since):
-    """A pass of :func:`~physbook.dynamics.contact_solver.solve_soft`, in row order or,
-    given a colouring, colour by colour, on numba's threads when ``threads`` is not None;
-    ``moved_since`` as :func:`~physbook.dynamics.wide_pass.solve_groups` takes it."""
-    if colouring is None:
+    """A pass of :func:`~physbook.dynamics.contact_solver.solve_soft`, in row order (with
+    no colouring, or none of its colours) or colour by colour, on numba's threads when
+    ``threads`` is not None; ``moved_since`` as
+    :func:`~physbook.dynamics.wide_pass.solve_groups` takes it."""
+    if colouring is None or colour_count == 0:
         solve_soft(contacts, bodies, work, motion, gravity, inverse_h, use_bias, soft,
-                   static_soft, push_out_speed, restitution_threshold)
+                   static_soft, push_out_speed, restitution_threshold,
+                   every_row(contacts))
     elif threads is None:
         solve_groups((0, colouring.group_starts[colour_count]), colouring.groups,
                      colouring.lane_bodies, colouring.lanes, contacts, bodies, work, motion,
@@ -286,7 +297,8 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     the substep of the collision lets the body move away for the rest of the step, as it
     would have. ``joint_soft`` is the joints' softness for one substep. Given a
     ``colouring`` of the contacts into ``colour_count`` colours, cut into groups (see
-    :func:`coloured_soft_step`), the contacts are prepared, solved and stored colour by
+    :func:`coloured_soft_step`; a ``colour_count`` of :data:`NO_COLOUR` solves the rows
+    in order, as without one), the contacts are prepared, solved and stored colour by
     colour, group by group, up to 32 contacts at a time in vector lanes
     (:mod:`physbook.dynamics.wide_pass`), which carry their impulses through the step;
     ``threads``, the colouring's ``chunks`` or None, says whether each colour is shared out
@@ -302,13 +314,12 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
         return integrate_free(bodies, gravity, h, substeps)
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, warm_scale)
-    if colouring is None:
+    # The rows in order and the colours are one compilation, told apart by colour_count:
+    # a second (colouring None) would add some 20 s to a world's first step. (Each test
+    # names the colouring: numba drops the branch it cannot take only from such a test.)
+    if colouring is None or colour_count == 0:
         prepare_contacts(contacts, bodies, work, motion, warm_scale)
-        bad = _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft,
-                        gravity, h, substeps, relax_iterations, soft, static_soft,
-                        push_out_speed, restitution_threshold, colouring, colour_count,
-                        threads)
-        store_impulses(contacts, bodies, work, float(substeps))
+        rows = contacts
     else:
         # The rows solved row by row, in colour order; the lanes keep theirs in blocks.
         order, groups = colouring.order, colouring.groups
@@ -322,11 +333,14 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
                              (groups[g, FIRST], groups[g, FIRST] + groups[g, ROWS]))
         pack_lanes(group_count, groups, colouring.lane_bodies, colouring.lanes, order,
                    contacts, bodies, motion, warm_scale, soft, static_soft, push_out_speed)
-        bad = _substeps(rows, bodies, work, motion, joints, joint_work, joint_soft, gravity,
-                        h, substeps, relax_iterations, soft, static_soft, push_out_speed,
-                        restitution_threshold, colouring, colour_count, threads)
-        store_groups(group_count, groups, colouring.lanes, order, contacts, bodies, work,
-                     float(substeps))
+    bad = _substeps(rows, bodies, work, motion, joints, joint_work, joint_soft, gravity, h,
+                    substeps, relax_iterations, soft, static_soft, push_out_speed,
+                    restitution_threshold, colouring, colour_count, threads)
+    if colouring is None or colour_count == 0:
+        store_impulses(contacts, bodies, work, float(substeps))
+    else:
+        store_groups(colouring.group_starts[colour_count], colouring.groups, colouring.lanes,
+                     colouring.order, contacts, bodies, work, float(substeps))
     if joints is not None:
         store_joint_impulses(joints, bodies, joint_work, motion, float(substeps), 1.0 / dt)
     return bad
@@ -390,8 +404,8 @@ def coloured_soft_step(contacts, bodies, work, motion, joints, joint_work, joint
                  relax_iterations, soft, static_soft, push_out_speed, restitution_threshold,
                  warm_starting)
     if count < 2:
-        # One contact is in colour order already.
-        return soft_step(contacts, *arguments)
+        # One contact is in colour order already: solved as rows (no colour).
+        return soft_step(contacts, *arguments, colouring, NO_COLOUR, threads)
     colour_count = colour_contacts(contacts.bodies, contacts.point_counts,
                                    contacts.restitutions, bodies.inverse_masses,
                                    bodies.inverse_inertias, bodies.awake, colouring)
@@ -400,7 +414,8 @@ def coloured_soft_step(contacts, bodies, work, motion, joints, joint_work, joint
         # No group in lanes, one thread: the groups one after the other are the rows in
         # colour order, solved at once (a few contacts, or all of them bouncy).
         gather_contacts(contacts, colouring.order, colouring.contacts)
-        bad = soft_step(contact_rows(colouring.contacts, count), *arguments)
+        bad = soft_step(contact_rows(colouring.contacts, count), *arguments, colouring,
+                        NO_COLOUR, threads)
         scatter_impulses(colouring.contacts, colouring.order, contacts)
         return bad
     gather_contacts(contacts, colouring.order, colouring.contacts, colouring.kinds)
@@ -509,10 +524,14 @@ def _solve(soft_settings, impulse_settings, contacts, bodies, work, motion, join
             restitution_threshold = soft_settings.restitution_threshold
             warm_starting = soft_settings.warm_starting
             if colouring is None:
+                # A test of an argument that is not None is not settled when numba
+                # compiles, so this call is compiled even in a world with a colouring.
+                # Passed as it is, the colouring makes it the call that world compiles
+                # anyway (for one contact), not a second compilation of the soft step.
                 return soft_step(contacts, bodies, work, motion, joints, joint_work,
                                  joint_soft, gravity, dt, substeps, relax_iterations, soft,
                                  static_soft, push_out_speed, restitution_threshold,
-                                 warm_starting)
+                                 warm_starting, colouring, NO_COLOUR, threads)
             return coloured_soft_step(contacts, bodies, work, motion, joints, joint_work,
                                       joint_soft, gravity, dt, substeps, relax_iterations,
                                       soft, static_soft, push_out_speed,
