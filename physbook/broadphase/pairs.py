@@ -145,7 +145,7 @@ def lengthened(array, used, length):
     """A new array of ``length`` entries of ``array``'s type, holding its first ``used``."""
     longer = np.empty(length, array.dtype)
     # A loop, not a slice assignment: that would compile numba's message for a shape
-    # mismatch too, some 5 s of a world's first step.
+    # mismatch too, 3 to 5 s of a world's first step.
     for i in range(used):
         longer[i] = array[i]
     return longer

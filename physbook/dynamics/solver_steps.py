@@ -315,8 +315,8 @@ def soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     if joints is not None:
         prepare_joints(joints, bodies, joint_work, warm_scale)
     # The rows in order and the colours are one compilation, told apart by colour_count:
-    # a second (colouring None) would add some 20 s to a world's first step. (Each test
-    # names the colouring: numba drops the branch it cannot take only from such a test.)
+    # a second (colouring None) would add 15 to 20 s to a world's first step. (The test
+    # is written out at each use: numba drops a branch only on a test naming the argument.)
     if colouring is None or colour_count == 0:
         prepare_contacts(contacts, bodies, work, motion, warm_scale)
         rows = contacts
