@@ -95,7 +95,7 @@ from physbook.world import World
 from physbook.world_files import load_world
 from physbook.world_files import save as save_world
 
-__version__ = "0.6.6"  # the one place the version is written (pyproject reads it)
+__version__ = "0.6.7"  # the one place the version is written (pyproject reads it)
 
 __all__ = [
     # the world and its bodies

@@ -108,13 +108,15 @@ def split_sensor_pairs(pairs, sensor):
     kept = np.empty((contact_count, 2), np.int64)
     sensed = np.empty((sensed_count, 2), np.int64)
     contact_count = sensed_count = 0
+    # Copied value by value: a row assigned whole has numba compile its message for rows
+    # of unequal shapes too, about 2 s of a world's first step.
     for p in range(pairs.shape[0]):
         first, second = sensor[pairs[p, 0]], sensor[pairs[p, 1]]
         if not (first or second):
-            kept[contact_count] = pairs[p]
+            kept[contact_count, 0], kept[contact_count, 1] = pairs[p, 0], pairs[p, 1]
             contact_count += 1
         elif first != second:
-            sensed[sensed_count] = pairs[p]
+            sensed[sensed_count, 0], sensed[sensed_count, 1] = pairs[p, 0], pairs[p, 1]
             sensed_count += 1
     return kept, sensed
 

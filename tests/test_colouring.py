@@ -185,6 +185,34 @@ def test_a_colour_shared_out_in_any_number_of_chunks_gives_the_same_pass():
     np.testing.assert_array_equal(results[0], results[2])
 
 
+@pytest.mark.parametrize(("bodies", "lanes"), [(4, False), (30, True)])
+def test_with_no_group_in_lanes_the_rows_solved_row_by_row_are_every_row(bodies, lanes):
+    # The coloured soft step gathers only the rows it solves row by row, and with no group
+    # in lanes it solves the gathered rows as all of them. So make_groups must then have
+    # marked every row row-by-row. Oracle: gathering every row, kinds not asked. A pile
+    # with groups in lanes gathers fewer, which shows the comparison can fail.
+    world = _pile(base=bodies, steps=20)
+    contacts, state = world._contacts.arrays, world.bodies.arrays
+    rows = len(contacts.bodies)
+    gathered = []
+    for by_kind in (True, False):
+        colouring = colouring_arrays(rows, world.count)
+        count = colour_contacts(contacts.bodies, contacts.point_counts,
+                                contacts.restitutions, state.inverse_masses,
+                                state.inverse_inertias, state.awake, colouring)
+        _, in_lanes = make_groups(colouring, count)
+        colouring.contacts.bodies[:] = -1  # a row not gathered keeps no pair
+        if by_kind:
+            gather_contacts(contacts, colouring.order, colouring.contacts, colouring.kinds)
+        else:
+            gather_contacts(contacts, colouring.order, colouring.contacts)
+        gathered.append(contact_rows(colouring.contacts, rows))
+    assert (in_lanes > 0) == lanes
+    same = all(np.array_equal(a, b) for a, b in zip(*gathered, strict=True))
+    assert same != lanes
+    assert (gathered[1].bodies >= 0).all()  # the oracle gathered every row
+
+
 def test_one_and_two_threads_step_alike_and_as_the_staged_pipeline():
     threads = numba.get_num_threads()
     try:

@@ -60,6 +60,9 @@ from physbook.constants import (
 )
 
 NULL = -1
+# The axes a rebuild splits along, int64 values: numba would compile the split once for each
+# literal axis.
+X_AXIS, Y_AXIS = np.int64(0), np.int64(1)
 
 
 class TreeNodes(NamedTuple):
@@ -504,9 +507,9 @@ def _rebuild(nodes, state, leaf_of_row, count):
             low_y = min(low_y, centers[k, 1])
             high_y = max(high_y, centers[k, 1])
         if high_x - low_x >= high_y - low_y:
-            middle = _split(centers, leaves, start, end, 0, low_x, high_x)
+            middle = _split(centers, leaves, start, end, X_AXIS, low_x, high_x)
         else:
-            middle = _split(centers, leaves, start, end, 1, low_y, high_y)
+            middle = _split(centers, leaves, start, end, Y_AXIS, low_y, high_y)
         for first, last in ((start, middle), (middle, end)):
             if last - first == 1:
                 child = leaves[first]

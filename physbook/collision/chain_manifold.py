@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from physbook._jit import njit
 from physbook.collision.core_distance import (
     EDGE_VERTEX,
@@ -45,6 +47,11 @@ from physbook.constants import (
 
 #: What :func:`classify_normal` says of a candidate normal.
 SKIP, ADMIT, SNAP = 0, 1, 2
+
+# int64 values, not literals: numba compiles a kernel once more for each literal it is
+# handed, even a start value that a loop then changes.
+SEGMENT_POINTS = np.int64(2)  #: a chain segment's own points, the first of its rows
+NO_FACE = np.int64(-1)  #: no reference face found yet
 
 
 @njit(refcounted=False)
@@ -311,7 +318,8 @@ def chain_polygon_contact(vertices_a, normals_a, vertices_b, normals_b, radius_b
     if _cores_overlap(vertices_a, n1x, n1y, vertices_b, normals_b):
         distance, kind, index_a, index_b = 0.0, VERTEX_VERTEX, 0, 0
     else:
-        distance, kind, index_a, index_b, _ = core_closest(vertices_a, 2, vertices_b, count)
+        distance, kind, index_a, index_b, _ = core_closest(vertices_a, SEGMENT_POINTS,
+                                                           vertices_b, count)
     if distance > radius_b + margin:
         return 0
     # A flat or concave neighbour's face is this segment's own for the incidence checks.
@@ -381,7 +389,7 @@ def chain_polygon_contact(vertices_a, normals_a, vertices_b, normals_b, radius_b
                 edge_separation = s2
                 neighbour_owns = True
         polygon_separation = -math.inf
-        reference = -1
+        reference = NO_FACE
         for i in range(count):
             mx, my = normals_b[i, 0], normals_b[i, 1]
             if classify_normal(-mx, -my, e1x, e1y, n0x, n0y, n2x, n2y, convex1,

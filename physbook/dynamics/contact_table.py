@@ -128,7 +128,8 @@ def update_contacts(pairs, shapes, surfaces, rules, origins, angles, margins, dr
     old_ids, old_counts, old_features = old.shape_ids, old.point_counts, old.features
     old_normal, old_tangent = old.normal_impulses, old.tangent_impulses
     old_normals, old_depths, old_points = old.normals, old.depths, old.points
-    row = 0
+    # int64 from the start: a literal 0 would have numba compile apply_rules once more.
+    row = np.int64(0)
     old_row = 0
     for p in range(pairs.shape[0]):
         a = pairs[p, 0]

@@ -392,34 +392,40 @@ def _substeps(contacts, bodies, work, motion, joints, joint_work, joint_soft, gr
     return bad
 
 
-@njit(refcounted=False)
+# Copied into solver_step (inline): numba hands a compiled callee every array of its tuples
+# as separate words, some 700 for the solver's, so each level of calls between the step and
+# soft_step copies them all again (about half a microsecond of a one-ball step).
+@njit(refcounted=False, inline=True)
 def coloured_soft_step(contacts, bodies, work, motion, joints, joint_work, joint_soft, gravity,
                        dt, substeps, relax_iterations, soft, static_soft, push_out_speed,
                        restitution_threshold, warm_starting, colouring, threads=None):
     """:func:`soft_step` in colours (:mod:`physbook.dynamics.colouring`): the contacts
     coloured, sorted by colour and kind and cut into groups, then solved colour by colour,
     on numba's threads when ``threads`` (the colouring's ``chunks``) is given."""
+    # One call of soft_step, whichever rows it solves: this is copied into solver_step, and
+    # each call there is some 700 words of arguments for numba and LLVM to compile.
     count = contacts.bodies.shape[0]
-    arguments = (bodies, work, motion, joints, joint_work, joint_soft, gravity, dt, substeps,
-                 relax_iterations, soft, static_soft, push_out_speed, restitution_threshold,
-                 warm_starting)
-    if count < 2:
-        # One contact is in colour order already: solved as rows (no colour).
-        return soft_step(contacts, *arguments, colouring, NO_COLOUR, threads)
-    colour_count = colour_contacts(contacts.bodies, contacts.point_counts,
-                                   contacts.restitutions, bodies.inverse_masses,
-                                   bodies.inverse_inertias, bodies.awake, colouring)
-    _, in_lanes = make_groups(colouring, colour_count)
-    if in_lanes == 0 and threads is None:
-        # No group in lanes, one thread: the groups one after the other are the rows in
-        # colour order, solved at once (a few contacts, or all of them bouncy).
-        gather_contacts(contacts, colouring.order, colouring.contacts)
-        bad = soft_step(contact_rows(colouring.contacts, count), *arguments, colouring,
-                        NO_COLOUR, threads)
+    solved, colours, gathered = contacts, NO_COLOUR, False
+    if count >= 2:  # one contact is in colour order already: solved as rows (no colour)
+        colour_count = colour_contacts(contacts.bodies, contacts.point_counts,
+                                       contacts.restitutions, bodies.inverse_masses,
+                                       bodies.inverse_inertias, bodies.awake, colouring)
+        _, in_lanes = make_groups(colouring, colour_count)
+        # The rows solved row by row, copied in colour order: all of them when no group is
+        # in lanes (make_groups then marked every row so).
+        gather_contacts(contacts, colouring.order, colouring.contacts, colouring.kinds)
+        if in_lanes == 0 and threads is None:
+            # No group in lanes, one thread: the groups one after the other are the rows in
+            # colour order, solved at once (a few contacts, or all of them bouncy).
+            solved, gathered = contact_rows(colouring.contacts, count), True
+        else:
+            colours = colour_count
+    bad = soft_step(solved, bodies, work, motion, joints, joint_work, joint_soft, gravity, dt,
+                    substeps, relax_iterations, soft, static_soft, push_out_speed,
+                    restitution_threshold, warm_starting, colouring, colours, threads)
+    if gathered:
         scatter_impulses(colouring.contacts, colouring.order, contacts)
-        return bad
-    gather_contacts(contacts, colouring.order, colouring.contacts, colouring.kinds)
-    return soft_step(contacts, *arguments, colouring, colour_count, threads)
+    return bad
 
 
 @njit(inline=True)
