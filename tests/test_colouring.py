@@ -185,13 +185,13 @@ def test_a_colour_shared_out_in_any_number_of_chunks_gives_the_same_pass():
     np.testing.assert_array_equal(results[0], results[2])
 
 
-@pytest.mark.parametrize(("bodies", "lanes"), [(4, False), (30, True)])
-def test_with_no_group_in_lanes_the_rows_solved_row_by_row_are_every_row(bodies, lanes):
+@pytest.mark.parametrize(("base", "lanes"), [(4, False), (30, True)])
+def test_with_no_group_in_lanes_the_rows_solved_row_by_row_are_every_row(base, lanes):
     # The coloured soft step gathers only the rows it solves row by row, and with no group
     # in lanes it solves the gathered rows as all of them. So make_groups must then have
     # marked every row row-by-row. Oracle: gathering every row, kinds not asked. A pile
     # with groups in lanes gathers fewer, which shows the comparison can fail.
-    world = _pile(base=bodies, steps=20)
+    world = _pile(base=base, steps=20)  # a pyramid of that base
     contacts, state = world._contacts.arrays, world.bodies.arrays
     rows = len(contacts.bodies)
     gathered = []
