@@ -3,8 +3,9 @@ benchmark scenes, in one run: the benchmark of record.
 
     python benchmarks/run.py [--runs 5] [--scenes bounce pyramid-20 b2-tumbler ...]
                              [--engines physbook box2d3 pymunk physbook-4] [--cold-start]
-                             [--max-steps 250]
-                             [--json benchmarks/results.json] [--png benchmarks/ratios.png]
+                             [--max-steps 250] [--record]
+                             [--json build/benchmarks/results.json]
+                             [--png build/benchmarks/ratios.png]
 
 Every measurement is a fresh Python process that builds one scene in one engine, steps it
 untimed for ``first`` steps (numba compiles or loads its cache, piles start forming) and
@@ -50,7 +51,11 @@ in parallel (``SoftStepSolver(parallel=True)``) on numba's threads, one or two; 
 not in the default run, whose table is the record.
 
 The results are written as JSON (every run, the medians and the machine), and as a bar
-chart of each engine's time divided by Box2D v3's (PNG).
+chart of each engine's time divided by Box2D v3's (PNG), into ``build/benchmarks/`` (which
+git ignores): a run of a few scenes, or while editing, leaves the benchmark of record as it
+is. ``--record`` writes them over the record itself, ``benchmarks/results.json`` and
+``benchmarks/ratios.png``, which the README shows; ``--json`` and ``--png`` name other
+files.
 """
 
 from __future__ import annotations
@@ -69,6 +74,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: Where a run writes its JSON and chart: the benchmark of record (``--record``), which git
+#: keeps and the README shows, or else the build folder, which git ignores.
+RECORD = (HERE / "results.json", HERE / "ratios.png")
+SCRATCH = (HERE.parent / "build" / "benchmarks" / "results.json",
+           HERE.parent / "build" / "benchmarks" / "ratios.png")
 ENGINES = ("physbook", "box2d3", "pymunk", "physbook-4", "box2d", "physbook-parallel-1",
            "physbook-parallel-2")
 DEFAULT_ENGINES = ENGINES[:4]
@@ -603,14 +613,19 @@ def main(argv: list[str] | None = None) -> int:
                         default=list(DEFAULT_ENGINES))
     parser.add_argument("--cold-start", action="store_true",
                         help="also time import and first step, numba cache empty and filled")
-    parser.add_argument("--json", type=Path, default=HERE / "results.json")
-    parser.add_argument("--png", type=Path, default=HERE / "ratios.png")
+    parser.add_argument("--record", action="store_true", help="write the benchmark of "
+                        "record, benchmarks/results.json and ratios.png (default: into "
+                        "build/benchmarks/)")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="where to write every run as JSON")
+    parser.add_argument("--png", type=Path, default=None, help="where to draw the chart")
     parser.add_argument("--max-steps", type=int, default=None,
                         help="run each scene for at most this many steps (its first untimed "
                         "steps included), to keep a run of the largest scenes short")
     parser.add_argument("--child", nargs=2, metavar=("ENGINE", "SCENE"), help=argparse.SUPPRESS)
     parser.add_argument("--cold-start-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    json_path, png_path = output_paths(args.record, args.json, args.png)
     if args.runs < 1:
         parser.error(f"--runs must be at least 1, not {args.runs}")
     if args.max_steps is not None and args.max_steps < 2:
@@ -654,13 +669,24 @@ def main(argv: list[str] | None = None) -> int:
     measured_on = machine()
     print(f"\nmeasured on: {measured_on['processor']}, {measured_on['vector_bits']}-bit "
           f"vectors, {measured_on['cpus']} cores, Python {measured_on['python']}")
-    args.json.write_text(json.dumps({"machine": measured_on, "runs": runs, "summary": rows,
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps({"machine": measured_on, "runs": runs, "summary": rows,
                                      "cold_start": starts}, indent=1) + "\n")
     charted = bool(ratio_pairs(engines))
     if charted:
-        bar_chart(rows, engines, args.png)
-    print(f"\nwrote {args.json}" + (f" and {args.png}" if charted else ""))
+        png_path.parent.mkdir(parents=True, exist_ok=True)
+        bar_chart(rows, engines, png_path)
+    print(f"\nwrote {json_path}" + (f" and {png_path}" if charted else ""))
     return 0
+
+
+def output_paths(record: bool, json_path: Path | None,
+                 png_path: Path | None) -> tuple[Path, Path]:
+    """The JSON and chart a run writes: those named, else the benchmark of record when
+    ``record``, else the build folder's (a run of a few scenes leaves the record alone)."""
+    default_json, default_png = RECORD if record else SCRATCH
+    return (default_json if json_path is None else json_path,
+            default_png if png_path is None else png_path)
 
 
 if __name__ == "__main__":

@@ -99,6 +99,30 @@ def test_an_engine_not_installed_is_left_out_with_one_line(tmp_path, capsys, mon
         == ["pymunk"]
 
 
+def test_a_run_writes_the_benchmark_of_record_only_when_asked(tmp_path):
+    """A run of a few scenes must not overwrite the committed table and chart: by default
+    it writes into a folder git ignores, with --record into the files git keeps, and
+    wherever --json and --png say. Oracle: git's own view of those paths."""
+    import subprocess
+
+    assert runner.output_paths(False, None, None) == runner.SCRATCH
+    assert runner.output_paths(True, None, None) == runner.RECORD
+    named = (tmp_path / "a.json", tmp_path / "a.png")
+    assert runner.output_paths(False, *named) == named
+    assert runner.output_paths(True, *named) == named
+
+    def git(*arguments) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *arguments], cwd=ROOT, capture_output=True, text=True)
+
+    if git("rev-parse", "--is-inside-work-tree").returncode:
+        pytest.skip("not a git checkout")
+    record = [str(path.relative_to(ROOT)) for path in runner.RECORD]
+    scratch = [str(path.relative_to(ROOT)) for path in runner.SCRATCH]
+    assert git("ls-files", "--error-unmatch", *record).returncode == 0    # kept by git
+    assert git("check-ignore", *scratch).stdout.split() == scratch       # both ignored
+    assert git("check-ignore", *record).stdout.split() == []             # neither
+
+
 def test_one_real_run_of_the_bounce_scene(tmp_path, capsys):
     """Fresh processes for physbook, Box2D v3, pymunk, physbook at 4 substeps and physbook
     solving in parallel on two threads, on the one-ball scene: a table row with every
