@@ -77,8 +77,7 @@ HERE = Path(__file__).resolve().parent
 #: Where a run writes its JSON and chart: the benchmark of record (``--record``), which git
 #: keeps and the README shows, or else the build folder, which git ignores.
 RECORD = (HERE / "results.json", HERE / "ratios.png")
-SCRATCH = (HERE.parent / "build" / "benchmarks" / "results.json",
-           HERE.parent / "build" / "benchmarks" / "ratios.png")
+SCRATCH = tuple(HERE.parent / "build" / "benchmarks" / path.name for path in RECORD)
 ENGINES = ("physbook", "box2d3", "pymunk", "physbook-4", "box2d", "physbook-parallel-1",
            "physbook-parallel-2")
 DEFAULT_ENGINES = ENGINES[:4]

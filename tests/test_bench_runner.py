@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import platform
+import subprocess
 import sys
 from pathlib import Path
 
@@ -103,8 +104,6 @@ def test_a_run_writes_the_benchmark_of_record_only_when_asked(tmp_path):
     """A run of a few scenes must not overwrite the committed table and chart: by default
     it writes into a folder git ignores, with --record into the files git keeps, and
     wherever --json and --png say. Oracle: git's own view of those paths."""
-    import subprocess
-
     assert runner.output_paths(False, None, None) == runner.SCRATCH
     assert runner.output_paths(True, None, None) == runner.RECORD
     named = (tmp_path / "a.json", tmp_path / "a.png")

@@ -532,8 +532,8 @@ def _solve(soft_settings, impulse_settings, contacts, bodies, work, motion, join
             if colouring is None:
                 # A test of an argument that is not None is not settled when numba
                 # compiles, so this call is compiled even in a world with a colouring.
-                # Passed as it is, the colouring makes it the call that world compiles
-                # anyway (for one contact), not a second compilation of the soft step.
+                # Passed as it is, the colouring makes it the very call that
+                # coloured_soft_step makes, not a second compilation of the soft step.
                 return soft_step(contacts, bodies, work, motion, joints, joint_work,
                                  joint_soft, gravity, dt, substeps, relax_iterations, soft,
                                  static_soft, push_out_speed, restitution_threshold,
